@@ -1,0 +1,20 @@
+package dev.minitrace.events;
+
+/** The JFR names of MiniTrace's events, for code that reads recordings without loading the classes. */
+public final class EventNames {
+    /** {@link MethodEntryEvent}. */
+    public static final String METHOD_ENTRY = MethodEntryEvent.NAME;
+    /** {@link MethodExitEvent}. */
+    public static final String METHOD_EXIT = MethodExitEvent.NAME;
+    /** {@link LockAcquireEvent}. */
+    public static final String LOCK_ACQUIRE = LockAcquireEvent.NAME;
+    /** {@link LockReleaseEvent}. */
+    public static final String LOCK_RELEASE = LockReleaseEvent.NAME;
+    /** {@link ObjectAllocEvent}. */
+    public static final String OBJECT_ALLOC = ObjectAllocEvent.NAME;
+    /** {@link MethodDefinitionEvent}. */
+    public static final String METHOD_DEFINITION = MethodDefinitionEvent.NAME;
+
+    private EventNames() {
+    }
+}
