@@ -1,0 +1,75 @@
+package dev.minitrace.bench.overhead;
+
+import java.util.Arrays;
+
+/**
+ * MooBench-style workload: a method that recurses to depth 10 and returns, called in a loop. Runs
+ * in a child JVM and prints {@code RESULT <ns per call tree>}, the median over measured batches.
+ *
+ * <p>Arguments: {@code plain|rich warmupTrees measuredTrees batches}. {@code rich} also takes a
+ * monitor and allocates an object at every level, for the lock and allocation events.
+ */
+public final class CallTreeWorkload {
+    /** Depth of one call tree: calls of the traced method per tree. */
+    public static final int DEPTH = 10;
+
+    private static final Object LOCK = new Object();
+    // Published results so the JIT cannot drop the work.
+    static volatile long sink;
+    static Object last;
+
+    private CallTreeWorkload() {
+    }
+
+    /** Entry point of the child JVM. */
+    public static void main(String[] args) {
+        boolean rich = args[0].equals("rich");
+        long warmup = Long.parseLong(args[1]);
+        long measured = Long.parseLong(args[2]);
+        int batches = Integer.parseInt(args[3]);
+        run(rich, warmup);
+        long perBatch = measured / batches;
+        double[] nsPerTree = new double[batches];
+        for (int b = 0; b < batches; b++) {
+            long t0 = System.nanoTime();
+            run(rich, perBatch);
+            nsPerTree[b] = (System.nanoTime() - t0) / (double) perBatch;
+        }
+        Arrays.sort(nsPerTree);
+        System.out.println("RESULT " + nsPerTree[batches / 2]);
+    }
+
+    private static void run(boolean rich, long trees) {
+        long acc = 0;
+        if (rich) {
+            for (long i = 0; i < trees; i++) {
+                acc += recurseRich(DEPTH);
+            }
+        } else {
+            for (long i = 0; i < trees; i++) {
+                acc += recurse(DEPTH);
+            }
+        }
+        sink += acc;
+    }
+
+    /** The traced method of the plain workload. */
+    public static int recurse(int depth) {
+        if (depth <= 1) {
+            return 1;
+        }
+        return recurse(depth - 1) + 1;
+    }
+
+    /** The traced method of the rich workload: one monitor and one allocation per level. */
+    public static int recurseRich(int depth) {
+        Object o = new Object();
+        synchronized (LOCK) {
+            last = o;
+        }
+        if (depth <= 1) {
+            return 1;
+        }
+        return recurseRich(depth - 1) + 1;
+    }
+}

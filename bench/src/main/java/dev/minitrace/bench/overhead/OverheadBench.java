@@ -1,0 +1,134 @@
+package dev.minitrace.bench.overhead;
+
+import dev.minitrace.bench.BenchPaths;
+import dev.minitrace.bench.ChildJvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Tracing overhead, MooBench style: time per call tree (a method recursing to depth 10) in child
+ * JVMs for (a) no agent, (b) agent loaded but no recording, (c) agent and a recording of method
+ * events, (d) on JDK 25+ no agent and JEP 520's {@code jdk.MethodTrace} filtered to the same
+ * method without stack traces; and (a') / (c') for a workload that also locks and allocates at
+ * every level, with lock and allocation events on. Rounds are interleaved; each figure is the
+ * median over rounds of each child's median batch.
+ *
+ * <p>Usage: {@code OverheadBench [--java JDK_HOME] [--rounds N] [--trees N] [--warmup N]}.
+ */
+public final class OverheadBench {
+    private static final String WORKLOAD = CallTreeWorkload.class.getName();
+
+    private OverheadBench() {
+    }
+
+    /** Entry point. */
+    public static void main(String[] args) throws Exception {
+        Path javaHome = Path.of(System.getProperty("java.home"));
+        int rounds = 5;
+        long trees = 2_000_000;
+        long warmup = 1_000_000;
+        int batches = 20;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--java" -> javaHome = Path.of(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--trees" -> trees = Long.parseLong(args[++i]);
+                case "--warmup" -> warmup = Long.parseLong(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (expected --java, --rounds, --trees, --warmup)");
+            }
+        }
+        ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());
+        int feature = jvm.featureVersion();
+        Path agent = BenchPaths.agentJar();
+        Path work = Files.createTempDirectory("mt-overhead");
+        Path jfcMethods = writeJfc(work.resolve("methods.jfc"), false);
+        Path jfcAll = writeJfc(work.resolve("all.jfc"), true);
+        String plainFilter = WORKLOAD + "::recurse";
+        String richFilter = WORKLOAD + "::recurseRich";
+        Path jfr = work.resolve("run.jfr");
+
+        Map<String, Config> configs = new LinkedHashMap<>();
+        configs.put("a", new Config("no agent", "plain", List.of()));
+        configs.put("b", new Config("agent, no recording", "plain",
+                List.of("-javaagent:" + agent + "=include=" + plainFilter)));
+        configs.put("c", new Config("agent + recording (method events)", "plain",
+                List.of("-javaagent:" + agent + "=include=" + plainFilter,
+                        "-XX:StartFlightRecording:settings=" + jfcMethods + ",maxsize=0,filename=" + jfr)));
+        if (feature >= 25) {
+            configs.put("d", new Config("JEP 520 jdk.MethodTrace, no agent", "plain",
+                    List.of("-XX:StartFlightRecording:settings=none,+jdk.MethodTrace#enabled=true,+jdk.MethodTrace#stackTrace=false,"
+                            + "+jdk.MethodTrace#filter=" + plainFilter + ",maxsize=0,filename=" + jfr)));
+        }
+        configs.put("a'", new Config("no agent, locks + allocations", "rich", List.of()));
+        configs.put("c'", new Config("agent + recording (method, lock, alloc events)", "rich",
+                List.of("-javaagent:" + agent + "=include=" + richFilter + ",events=method+lock+alloc",
+                        "-XX:StartFlightRecording:settings=" + jfcAll + ",maxsize=0,filename=" + jfr)));
+
+        System.out.printf(Locale.ROOT, "Tracing overhead: JDK %d, %d rounds, %,d call trees of depth %d measured after %,d warm-up%n",
+                feature, rounds, trees, CallTreeWorkload.DEPTH, warmup);
+        Map<String, double[]> results = new LinkedHashMap<>();
+        for (String key : configs.keySet()) {
+            results.put(key, new double[rounds]);
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (Map.Entry<String, Config> e : configs.entrySet()) {
+                Config c = e.getValue();
+                List<String> args2 = List.of(c.mode, Long.toString(warmup), Long.toString(trees), Integer.toString(batches));
+                List<String> opts = new ArrayList<>(List.of("-Xms256m", "-Xmx256m"));
+                opts.addAll(c.jvmOptions);
+                double ns = Double.parseDouble(jvm.run(opts, WORKLOAD, args2));
+                results.get(e.getKey())[r] = ns;
+                Files.deleteIfExists(jfr);
+                System.out.printf(Locale.ROOT, "  round %d %-3s %10.1f ns/tree%n", r + 1, e.getKey(), ns);
+            }
+        }
+        double a = ChildJvm.median(results.get("a"));
+        double aRich = ChildJvm.median(results.get("a'"));
+        System.out.println();
+        System.out.println("config  median ns/tree  ns per traced call (x - baseline)/10   description");
+        for (Map.Entry<String, Config> e : configs.entrySet()) {
+            double x = ChildJvm.median(results.get(e.getKey()));
+            double base = e.getValue().mode.equals("rich") ? aRich : a;
+            System.out.printf(Locale.ROOT, "%-6s  %14.1f  %36.2f   %s%n", e.getKey(), x,
+                    (x - base) / CallTreeWorkload.DEPTH, e.getValue().description);
+        }
+        double b = ChildJvm.median(results.get("b"));
+        double c = ChildJvm.median(results.get("c"));
+        System.out.printf(Locale.ROOT, "%nDisabled overhead (b - a)/10: %.2f ns per instrumented call (target <= 1 ns)%n",
+                (b - a) / CallTreeWorkload.DEPTH);
+        if (results.containsKey("d")) {
+            double d = ChildJvm.median(results.get("d"));
+            System.out.printf(Locale.ROOT, "Enabled overhead ratio (c - a) / (d - a): %.2f (target <= 1.00)%n", (c - a) / (d - a));
+        } else {
+            System.out.println("(d) needs JDK 25 or later: run with --java <JDK 25 home> for the JEP 520 comparison");
+        }
+    }
+
+    private static Path writeJfc(Path file, boolean locksAndAllocs) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<configuration version=\"2.0\" label=\"bench\">\n");
+        List<String> events = new ArrayList<>(List.of("minitrace.MethodEntry", "minitrace.MethodExit"));
+        if (locksAndAllocs) {
+            events.addAll(List.of("minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc"));
+        }
+        for (String ev : events) {
+            sb.append("  <event name=\"").append(ev).append("\"><setting name=\"enabled\">true</setting>")
+                    .append("<setting name=\"stackTrace\">false</setting><setting name=\"threshold\">0 ns</setting></event>\n");
+        }
+        sb.append("  <event name=\"minitrace.MethodDefinition\"><setting name=\"enabled\">true</setting>")
+                .append("<setting name=\"period\">everyChunk</setting></event>\n");
+        sb.append("</configuration>\n");
+        Files.writeString(file, sb.toString());
+        return file;
+    }
+
+    private record Config(String description, String mode, List<String> jvmOptions) {
+    }
+}
