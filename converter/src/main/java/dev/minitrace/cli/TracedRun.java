@@ -31,13 +31,15 @@ final class TracedRun {
      */
     static TracedProcess.Result run(PrintWriter err, String command, Path jfc, Path out,
             Supplier<String> agentOptions, List<String> javaArgs) {
-        MiniTraceHome home = home();
         TracedProcess process;
         try {
-            Path agent = home.require(home.agentJar(), "the MiniTrace agent");
+            String options = agentOptions.get();
+            MiniTraceHome home = home();
             Path profile = jfc != null ? jfc : home.profile(MiniTraceHome.DEFAULT_PROFILE);
-            process = TracedProcess.of(new TracedProcess.Spec(TracedProcess.javaExecutable(), agent,
-                    agentOptions.get(), profile, out, javaArgs));
+            process = TracedProcess.of(new TracedProcess.Spec(TracedProcess.javaExecutable(), home.agentJar(),
+                    options, profile, out, javaArgs));
+            // The user's mistakes first (exit status 2), then a missing build (1).
+            home.require(home.agentJar(), "the MiniTrace agent");
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         } catch (IllegalStateException e) {
