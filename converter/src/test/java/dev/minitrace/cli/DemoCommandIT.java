@@ -50,7 +50,7 @@ class DemoCommandIT {
             assertEquals(monitors, t.count(thread, "minitrace.LockAcquire"), thread);
             assertEquals(monitors, t.count(thread, "minitrace.LockRelease"), thread);
             assertEquals(ORDERS, t.countWithClass(thread, "minitrace.ObjectAlloc", "objectClass", DEMO + "Order"), thread);
-            assertEquals(accepted, t.countWithClass(thread, "minitrace.ObjectAlloc", "objectClass", "long[]"), thread);
+            assertEquals(accepted, t.countWithClass(thread, "minitrace.ObjectAlloc", "objectClass", "[J"), thread);
             assertTrue(t.sequenceIsContiguous(thread), thread + ": sequence numbers 1..n, nothing lost");
         }
 
