@@ -1,5 +1,6 @@
 package dev.minitrace.cli;
 
+import fixture.run.TracedProgram;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ final class ChildProcess {
     /** The test classes folder, for a child's class path. */
     static String testClasses() {
         try {
-            return Path.of(TracedFixture.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(TracedProgram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -3,6 +3,7 @@ package dev.minitrace.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import fixture.run.TracedProgram;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code mt run} end to end: the packaged CLI, the real agent, a real recording. */
 class RunCommandIT {
-    private static final String FIXTURE = TracedFixture.class.getName();
+    private static final String FIXTURE = TracedProgram.class.getName();
 
     @TempDir
     Path dir;
