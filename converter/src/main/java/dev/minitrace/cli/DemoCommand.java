@@ -1,13 +1,153 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.launch.MiniTraceHome;
+import dev.minitrace.launch.TracedProcess;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code mt demo}: not implemented yet (placeholder so the command line compiles). */
-@Command(name = "demo", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code mt demo}: traces the bundled demo program, then converts the recording and prints its
+ * summary through the {@code convert} and {@code summary} commands (skipped, with a note, while
+ * those are not implemented).
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Traces the bundled demo program, converts the recording, prints a summary.",
+            "",
+            "The demo (" + MiniTraceHome.DEMO_JAR + ") runs 4 threads through nested",
+            "calls, synchronized methods and blocks, allocations and caught exceptions,",
+            "then forces a GC. mt demo is the same as",
+            "  mt run --out minitrace-demo.jfr -- -jar <home>/" + MiniTraceHome.DEMO_JAR,
+            "  mt convert minitrace-demo.jfr minitrace-demo.mtlog",
+            "  mt summary minitrace-demo.mtlog",
+            "The files go to the current folder (or where --out says) and replace",
+            "existing ones. bin/mt builds the project first if it is not built.",
+            "",
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:the demo was traced (and converted, if the converter is available)",
+            "1:the demo, the trace or the conversion failed (the message says why)",
+            "2:bad command line",
+            "3:the recording lost data; the converted log is partial",
+        })
 public final class DemoCommand implements Callable<Integer> {
+    /** What a placeholder command's failure says; the real commands never say it. */
+    static final String NOT_IMPLEMENTED = "is not implemented yet";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--out", paramLabel = "FILE.jfr", defaultValue = "minitrace-demo.jfr",
+            description = "The recording (default: ${DEFAULT-VALUE} in the current folder); the log"
+                    + " is written beside it with the extension .mtlog")
+    Path out;
+
+    @Option(names = "--jfc", paramLabel = "FILE",
+            description = "JFR settings file (default: <home>/jfc-profiles/minitrace.jfc)")
+    Path jfc;
+
     @Override
     public Integer call() {
-        throw new CliException("'demo' is not implemented yet");
+        PrintWriter err = spec.commandLine().getErr();
+        MiniTraceHome home = TracedRun.home();
+        Path demo = home.demoJar();
+        try {
+            home.require(demo, "the demo jar");
+        } catch (IllegalStateException e) {
+            throw new CliException(e.getMessage(), ExitCodes.FAILED);
+        }
+        TracedProcess.Result traced = TracedRun.run(err, "demo", jfc, out, () -> "", List.of("-jar", demo.toString()));
+        if (traced.exitStatus() != 0) {
+            throw new CliException("the demo exited with status " + traced.exitStatus(), ExitCodes.FAILED);
+        }
+        if (traced.recording() == null) {
+            throw new CliException("the demo ran but no recording was written to " + out, ExitCodes.FAILED);
+        }
+        err.println("demo: recording written to " + traced.recording() + " (" + RunCommand.size(traced.recording()) + ")");
+        err.flush();
+
+        Path log = mtlogBeside(traced.recording());
+        int converted = runCommand(err, ConvertCommand::new, traced.recording().toString(), log.toString());
+        if (converted == NOT_AVAILABLE) {
+            err.println("demo: the converter is not implemented yet: no .mtlog; look at the recording with"
+                    + " 'jfr print " + traced.recording() + "' or JDK Mission Control");
+            err.flush();
+            return ExitCodes.OK;
+        }
+        if (converted != ExitCodes.OK && converted != ExitCodes.PARTIAL) {
+            return converted;
+        }
+        err.println("demo: log written to " + log);
+        err.flush();
+        int summary = runCommand(err, SummaryCommand::new, log.toString());
+        if (summary == NOT_AVAILABLE) {
+            err.println("demo: the summary command is not implemented yet");
+            err.flush();
+            return converted;
+        }
+        return summary != ExitCodes.OK ? summary : converted;
+    }
+
+    /** Marks a command that is still a placeholder. */
+    static final int NOT_AVAILABLE = -1;
+
+    /** minitrace-demo.jfr → minitrace-demo.mtlog in the same folder. */
+    static Path mtlogBeside(Path recording) {
+        String name = recording.getFileName().toString();
+        String base = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) : name;
+        return recording.resolveSibling(base + ".mtlog");
+    }
+
+    /**
+     * Runs the subcommand {@code command} with {@code args} through picocli, with MiniTrace's
+     * error handlers as {@code mt} has them, its stderr held back until it is known whether the
+     * command is still a placeholder ({@link #NOT_AVAILABLE}); otherwise the command's stderr is
+     * passed on and its exit status returned.
+     */
+    private int runCommand(PrintWriter err, Supplier<Object> command, String... args) {
+        StringWriter held = new StringWriter();
+        int status = execute(command.get(), held, args);
+        if (status != ExitCodes.OK && isPlaceholder(command, held.toString(), status)) {
+            return NOT_AVAILABLE;
+        }
+        err.print(held);
+        err.flush();
+        return status;
+    }
+
+    private int execute(Object command, StringWriter err, String... args) {
+        CommandLine cl = Cli.commandLine(command);
+        cl.setOut(spec.commandLine().getOut());
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    /**
+     * A placeholder says {@value #NOT_IMPLEMENTED} when it runs; one that takes no arguments
+     * rejects ours first, so a usage error is checked by running it once without arguments.
+     */
+    private boolean isPlaceholder(Supplier<Object> command, String errText, int status) {
+        if (errText.contains(NOT_IMPLEMENTED)) {
+            return true;
+        }
+        if (status != ExitCodes.USAGE) {
+            return false;
+        }
+        StringWriter probe = new StringWriter();
+        execute(command.get(), probe);
+        return probe.toString().contains(NOT_IMPLEMENTED);
     }
 }

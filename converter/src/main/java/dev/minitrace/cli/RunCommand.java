@@ -1,13 +1,110 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.launch.AgentOptions;
+import dev.minitrace.launch.MiniTraceHome;
+import dev.minitrace.launch.RecordingOptions;
+import dev.minitrace.launch.TracedProcess;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code mt run}: not implemented yet (placeholder so the command line compiles). */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/** {@code mt run}: runs a Java program with the MiniTrace agent and a recording that keeps everything. */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Runs a Java program with the MiniTrace agent and a JFR recording named 'minitrace'.",
+            "",
+            "The child JVM (the java of the JVM running mt: $JAVA_HOME's with bin/mt) gets",
+            "  -javaagent:<home>/" + MiniTraceHome.AGENT_JAR + "=<agent options>",
+            "  -XX:FlightRecorderOptions:memorysize=" + RecordingOptions.MEMORY_SIZE,
+            "      (left out if your JVM options set -XX:FlightRecorderOptions)",
+            "  -XX:StartFlightRecording:name=minitrace,settings=<jfc>,",
+            "      filename=<out>,dumponexit=true,maxsize=0,disk=true",
+            "so JFR drops no chunk. The recording is written when the program exits",
+            "(also through System.exit or Ctrl-C). While it runs, take a snapshot with",
+            "  jcmd <pid> JFR.dump name=minitrace filename=snapshot.jfr",
+            "mt run prints the pid on stderr, then exits with the program's exit status.",
+            "",
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  mt run -- -cp app.jar com.acme.Main arg1",
+            "  mt run --out trace.jfr --include 'com.acme.*' --events method,lock \\",
+            "         -- -jar app.jar",
+            "  mt run --jfc jfc-profiles/minitrace-light.jfc -- -Xmx1g -jar app.jar",
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "n:the program's own exit status",
+            "1:mt could not start the program, or no recording was written",
+            "2:bad command line",
+        })
 public final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--jfc", paramLabel = "FILE",
+            description = "JFR settings file (default: <home>/jfc-profiles/minitrace.jfc;"
+                    + " jfc-profiles/minitrace-light.jfc traces methods only)")
+    Path jfc;
+
+    @Option(names = "--out", paramLabel = "FILE.jfr", defaultValue = "minitrace.jfr",
+            description = "Where the recording goes; replaced if it exists (default: ${DEFAULT-VALUE}"
+                    + " in the current folder)")
+    Path out;
+
+    @Option(names = "--include", paramLabel = "FILTER",
+            description = "Trace only these classes or methods (repeatable, or several joined by ';'):"
+                    + " pkg.Class, pkg.Class::method, ::method, @pkg.Annotation, with * in package"
+                    + " and class names (com.acme.*). Default: every class not loaded by the JDK's"
+                    + " bootstrap or platform class loader")
+    List<String> includes = new ArrayList<>();
+
+    @Option(names = "--exclude", paramLabel = "FILTER",
+            description = "Do not trace these (same syntax as --include; repeatable)")
+    List<String> excludes = new ArrayList<>();
+
+    @Option(names = "--events", paramLabel = "KIND", split = ",",
+            description = "What the agent instruments: method, lock, alloc, comma-separated"
+                    + " (default: all three; the profile decides what is recorded)")
+    List<String> events = new ArrayList<>();
+
+    @Parameters(paramLabel = "JAVA_ARGS", arity = "1..*",
+            description = "After '--': JVM options, then a main class or -jar FILE, then the program's arguments")
+    List<String> javaArgs = new ArrayList<>();
+
     @Override
     public Integer call() {
-        throw new CliException("'run' is not implemented yet");
+        PrintWriter err = spec.commandLine().getErr();
+        TracedProcess.Result result = TracedRun.run(err, "run", jfc, out, () -> AgentOptions.format(includes, excludes, events), javaArgs);
+        if (result.recording() == null) {
+            err.println("run: no recording was written (the JVM ended before JFR could dump it); exit status "
+                    + result.exitStatus());
+            err.flush();
+            return result.exitStatus() == 0 ? ExitCodes.FAILED : result.exitStatus();
+        }
+        err.println("run: recording written to " + result.recording() + " (" + size(result.recording()) + ")");
+        err.flush();
+        return result.exitStatus();
+    }
+
+    static String size(Path file) {
+        try {
+            long bytes = Files.size(file);
+            return bytes < 10_000 ? bytes + " bytes" : String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1e6);
+        } catch (IOException e) {
+            return "size unknown";
+        }
     }
 }

@@ -1,0 +1,200 @@
+package dev.minitrace.launch;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.text.ParseException;
+import java.util.ArrayList;
+import java.util.List;
+import jdk.jfr.Configuration;
+
+/**
+ * A Java program run in a child JVM with the MiniTrace agent and the {@code minitrace}
+ * recording. The child inherits stdin, stdout and stderr. JFR writes the recording to a
+ * temporary file beside the output when the child exits; it is renamed to the output only then,
+ * so the output is never a half-written file.
+ */
+public final class TracedProcess {
+    /**
+     * What to run: {@code java} is the Java launcher, {@code javaArgs} everything after it (JVM
+     * options, then a main class or {@code -jar}, then the program's arguments).
+     */
+    public record Spec(Path java, Path agentJar, String agentOptions, Path profile, Path recording,
+            List<String> javaArgs) {
+        /** Makes every path absolute and the argument list immutable. */
+        public Spec {
+            java = java.toAbsolutePath();
+            agentJar = agentJar.toAbsolutePath().normalize();
+            profile = profile.toAbsolutePath().normalize();
+            recording = recording.toAbsolutePath().normalize();
+            javaArgs = List.copyOf(javaArgs);
+        }
+    }
+
+    /** How the child ended: its exit status and the recording, or {@code null} if JFR wrote none. */
+    public record Result(long pid, int exitStatus, Path recording) {
+    }
+
+    private final Spec spec;
+    private final Path partial;
+    private Process process;
+    private Result result;
+
+    private TracedProcess(Spec spec) {
+        this.spec = spec;
+        Path name = spec.recording().getFileName();
+        this.partial = spec.recording().resolveSibling("." + name + "." + ProcessHandle.current().pid() + ".part.jfr");
+    }
+
+    /**
+     * Checks {@code spec} and returns the process to {@link #run()}.
+     *
+     * @throws IllegalArgumentException with a one-line message for a profile that is missing or
+     *         not a .jfc file, an output whose folder is missing, or no program to run
+     */
+    public static TracedProcess of(Spec spec) {
+        checkProfile(spec.profile());
+        checkOutput(spec.recording());
+        if (spec.javaArgs().isEmpty()) {
+            throw new IllegalArgumentException("no program to run: give the java arguments after '--'");
+        }
+        return new TracedProcess(spec);
+    }
+
+    /** The Java launcher of the running JVM ({@code java.home}), else of {@code JAVA_HOME}, else {@code java}. */
+    public static Path javaExecutable() {
+        String exe = System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java";
+        Path own = Path.of(System.getProperty("java.home"), "bin", exe);
+        if (Files.isExecutable(own)) {
+            return own;
+        }
+        String javaHome = System.getenv("JAVA_HOME");
+        if (javaHome != null && !javaHome.isBlank() && Files.isExecutable(Path.of(javaHome, "bin", exe))) {
+            return Path.of(javaHome, "bin", exe);
+        }
+        return Path.of(exe);
+    }
+
+    /** The complete command line of the child JVM. */
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(spec.java().toString());
+        String options = spec.agentOptions();
+        cmd.add("-javaagent:" + spec.agentJar() + (options.isEmpty() ? "" : "=" + options));
+        if (!userSetsRecorderOptions()) {
+            cmd.add(RecordingOptions.flightRecorderOptions());
+        }
+        cmd.add(RecordingOptions.startFlightRecording(spec.profile(), partial));
+        cmd.addAll(spec.javaArgs());
+        return cmd;
+    }
+
+    private boolean userSetsRecorderOptions() {
+        for (String a : spec.javaArgs()) {
+            if (a.startsWith("-XX:FlightRecorderOptions")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The temporary file JFR writes before it is renamed to the output. */
+    public Path partialRecording() {
+        return partial;
+    }
+
+    /**
+     * Starts the child, waits for it and moves the recording into place. If this JVM is
+     * interrupted (Ctrl-C reaches both), it still waits for the child to dump and renames.
+     *
+     * @param onStart called with the child's pid once it runs
+     * @throws IllegalStateException if the child cannot be started or the recording not moved
+     */
+    public Result run(java.util.function.LongConsumer onStart) {
+        List<String> cmd = command();
+        Thread hook = new Thread(this::finish, "minitrace-run-wait");
+        try {
+            Files.deleteIfExists(partial);
+            synchronized (this) {
+                process = new ProcessBuilder(cmd).inheritIO().start();
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + cmd.get(0) + ": " + e.getMessage(), e);
+        }
+        Runtime.getRuntime().addShutdownHook(hook);
+        onStart.accept(process.pid());
+        Result r = finish();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or will run; finish() is idempotent
+        }
+        return r;
+    }
+
+    /** Waits for the child and renames its recording; runs once, from run() or the shutdown hook. */
+    private synchronized Result finish() {
+        if (result != null) {
+            return result;
+        }
+        int status;
+        while (true) {
+            try {
+                status = process.waitFor();
+                break;
+            } catch (InterruptedException e) {
+                // keep waiting: leaving before the child dumped would lose the recording
+            }
+        }
+        Path written = null;
+        if (Files.isRegularFile(partial)) {
+            moveIntoPlace();
+            written = spec.recording();
+        }
+        result = new Result(process.pid(), status, written);
+        return result;
+    }
+
+    private void moveIntoPlace() {
+        try {
+            try {
+                Files.move(partial, spec.recording(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(partial, spec.recording(), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot move the recording " + partial + " to " + spec.recording() + ": " + e, e);
+        }
+    }
+
+    private static void checkProfile(Path profile) {
+        if (!Files.isRegularFile(profile)) {
+            throw new IllegalArgumentException("--jfc " + profile + ": no such file");
+        }
+        try {
+            Configuration.create(profile);
+        } catch (IOException | ParseException e) {
+            throw new IllegalArgumentException("--jfc " + profile + ": not a JFR settings file (" + oneLine(e) + ")");
+        }
+    }
+
+    private static void checkOutput(Path out) {
+        if (Files.isDirectory(out)) {
+            throw new IllegalArgumentException("--out " + out + ": is a folder; give a file name such as trace.jfr");
+        }
+        Path dir = out.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--out " + out + ": folder " + dir + " does not exist");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new IllegalArgumentException("--out " + out + ": folder " + dir + " is not writable");
+        }
+    }
+
+    private static String oneLine(Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return m.replace('\n', ' ').strip();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.minitrace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/mt demo} end to end, as the README's first command: the demo traced by the real
+ * agent, the exact per-thread counts its code implies, then the conversion (or, while the
+ * converter is a placeholder, the note that says so).
+ */
+class DemoCommandIT {
+    private static final String DEMO = "dev.minitrace.demo.";
+    /** Orders per worker (DemoMain.ORDERS_PER_WORKER) and rejected ones among them (every 50th). */
+    private static final int ORDERS = 2000;
+    private static final int REJECTED = 40;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void tracesTheDemoWithExactPerThreadCountsThenConverts() throws Exception {
+        ChildProcess.Outcome o = ChildProcess.bin(dir, "mt", "demo");
+
+        assertTrue(o.out().contains("minitrace demo: 4 workers, 7840 orders accepted, 160 rejected"), o::toString);
+        Path recording = dir.resolve("minitrace-demo.jfr");
+        assertTrue(Files.isRegularFile(recording), o::toString);
+
+        Trace t = Trace.read(recording);
+        assertEquals(List.of(), t.unresolved, "every method id resolves");
+        assertTrue(t.counts.getOrDefault("jdk.GarbageCollection", 0) >= 1, "System.gc() gives a GC");
+        assertTrue(t.counts.getOrDefault("jdk.GCPhasePause", 0) >= 1);
+        int accepted = ORDERS - REJECTED;
+        // take (synchronized method) + countReservation (static synchronized) + two nested blocks
+        // in Ledger.accept + one block in Ledger.reject.
+        int monitors = ORDERS + accepted + 2 * accepted + REJECTED;
+        for (int w = 0; w < 4; w++) {
+            String thread = "demo-worker-" + w;
+            assertEquals(ORDERS, t.count(thread, "minitrace.MethodEntry", DEMO + "OrderWorker::process"), thread);
+            assertEquals(ORDERS, t.count(thread, "minitrace.MethodExit", DEMO + "OrderWorker::process"), thread);
+            assertEquals(ORDERS, t.count(thread, "minitrace.MethodEntry", DEMO + "Warehouse::take"), thread);
+            assertEquals(REJECTED, t.exceptionalExits(thread, DEMO + "Warehouse::take"), thread);
+            assertEquals(t.count(thread, "minitrace.MethodEntry"), t.count(thread, "minitrace.MethodExit"), thread);
+            assertEquals(monitors, t.count(thread, "minitrace.LockAcquire"), thread);
+            assertEquals(monitors, t.count(thread, "minitrace.LockRelease"), thread);
+            assertEquals(ORDERS, t.countWithClass(thread, "minitrace.ObjectAlloc", "objectClass", DEMO + "Order"), thread);
+            assertEquals(accepted, t.countWithClass(thread, "minitrace.ObjectAlloc", "objectClass", "[J"), thread);
+            assertTrue(t.sequenceIsContiguous(thread), thread + ": sequence numbers 1..n, nothing lost");
+        }
+
+        Path log = dir.resolve("minitrace-demo.mtlog");
+        if (converterIsPlaceholder(recording)) {
+            assertEquals(0, o.status(), o::toString);
+            assertTrue(o.err().contains("demo: the converter is not implemented yet"), o::err);
+            assertFalse(Files.exists(log));
+        } else {
+            assertEquals(0, o.status(), o::toString);
+            assertTrue(Files.isRegularFile(log) && Files.size(log) > 0, o::toString);
+            assertTrue(o.err().contains("demo: log written to " + log), o::err);
+            assertFalse(o.out().isBlank(), "the summary is printed");
+        }
+    }
+
+    /** Asks the packaged converter itself, independently of mt demo. */
+    private boolean converterIsPlaceholder(Path recording) throws Exception {
+        ChildProcess.Outcome c = ChildProcess.cli(dir, "convert", recording.toString(), dir.resolve("probe.mtlog").toString());
+        if (c.err().contains(DemoCommand.NOT_IMPLEMENTED)) {
+            return true;
+        }
+        if (c.status() == ExitCodes.USAGE) {
+            return ChildProcess.cli(dir, "convert").err().contains(DemoCommand.NOT_IMPLEMENTED);
+        }
+        return false;
+    }
+}

@@ -1,0 +1,113 @@
+package dev.minitrace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import fixture.run.TracedProgram;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code mt run} end to end: the packaged CLI, the real agent, a real recording. */
+class RunCommandIT {
+    private static final String FIXTURE = TracedProgram.class.getName();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void tracesTheProgramIntoOutAndReturnsItsExitStatus() throws Exception {
+        Path out = dir.resolve("trace.jfr");
+        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--out", out.toString(), "--",
+                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "3");
+
+        assertEquals(3, o.status(), o::toString);
+        assertTrue(o.out().contains("sum 14"), o::out);
+        List<String> err = o.errLines();
+        assertTrue(err.get(err.size() - 1).startsWith("run: recording written to " + out + " ("), o::err);
+        assertTrue(Files.isRegularFile(out));
+
+        Trace t = Trace.read(out);
+        assertEquals(List.of(), t.unresolved, "every method id resolves");
+        assertEquals(3, t.count("main", "minitrace.MethodEntry", FIXTURE + "::work"));
+        assertEquals(3, t.count("main", "minitrace.MethodExit", FIXTURE + "::work"));
+        assertEquals(3, t.count("main", "minitrace.MethodEntry", FIXTURE + "::square"));
+        assertEquals(3, t.count("main", "minitrace.MethodExit", FIXTURE + "::square"));
+        assertEquals(3, t.countWithClass("main", "minitrace.LockAcquire", "monitorClass", "java.lang.Object"));
+        assertEquals(3, t.countWithClass("main", "minitrace.LockRelease", "monitorClass", "java.lang.Object"));
+        assertTrue(t.sequenceIsContiguous("main"), "main's sequence numbers are 1..n");
+    }
+
+    @Test
+    void lightProfileAndEventsOptionReachRecordingAndAgent() throws Exception {
+        Path out = dir.resolve("light.jfr");
+        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--out", out.toString(),
+                "--jfc", ChildProcess.ROOT.resolve("jfc-profiles/minitrace-light.jfc").toString(),
+                "--include", FIXTURE, "--events", "method", "--",
+                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "0");
+
+        assertEquals(0, o.status(), o::toString);
+        Trace t = Trace.read(out);
+        assertEquals(3, t.count("main", "minitrace.MethodEntry", FIXTURE + "::work"));
+        assertEquals(0, t.count("main", "minitrace.LockAcquire"), "no lock events in the light profile");
+        assertEquals(0, t.count("main", "minitrace.ObjectAlloc"));
+    }
+
+    @Test
+    void jcmdDumpWhileItRunsResolvesItsMethodIds() throws Exception {
+        Path out = dir.resolve("final.jfr");
+        Path snapshot = dir.resolve("snapshot.jfr");
+        Path errFile = dir.resolve("stderr.txt");
+        Process mt = ChildProcess.builder(dir, ChildProcess.cliCommand("run", "--out", out.toString(), "--",
+                "-cp", ChildProcess.testClasses(), FIXTURE, "wait", "0"))
+                .redirectError(errFile.toFile()).start();
+        long pid = -1;
+        List<String> lines = new ArrayList<>();
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(mt.getInputStream(), StandardCharsets.UTF_8));
+        for (String line = stdout.readLine(); line != null; line = stdout.readLine()) {
+            lines.add(line);
+            if (line.startsWith("ready ")) {
+                pid = Long.parseLong(line.substring("ready ".length()));
+                break;
+            }
+        }
+        assertTrue(pid > 0, () -> "the program never said ready: " + lines);
+
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid), "JFR.dump", "name=minitrace", "filename=" + snapshot)
+                .redirectErrorStream(true).start();
+        String jcmdOut = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, jcmd.waitFor(), jcmdOut);
+        mt.getOutputStream().close();
+        stdout.transferTo(java.io.Writer.nullWriter());
+        assertEquals(0, mt.waitFor(), () -> "mt run failed: " + readQuietly(errFile));
+
+        Trace snap = Trace.read(snapshot);
+        assertEquals(List.of(), snap.unresolved, "every method id of the snapshot resolves in the snapshot");
+        assertEquals(3, snap.count("main", "minitrace.MethodEntry", FIXTURE + "::work"));
+        assertTrue(Files.isRegularFile(out), "the final recording is written too");
+        assertEquals(3, Trace.read(out).count("main", "minitrace.MethodEntry", FIXTURE + "::work"));
+    }
+
+    private static String readQuietly(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    @Test
+    void badOptionIsOneLineAndExitTwo() throws Exception {
+        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--events", "nope", "--", "-cp", "x", "a.Main");
+        assertEquals(2, o.status(), o::toString);
+        assertEquals(1, o.errLines().size(), o::err);
+        assertTrue(o.err().startsWith("run: --events: unknown kind 'nope'"), o::err);
+    }
+}
