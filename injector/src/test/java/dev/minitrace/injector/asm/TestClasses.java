@@ -68,7 +68,7 @@ final class TestClasses {
             if (n.getOpcode() < 0) {
                 continue;
             }
-            String op = Printer.OPCODES[n.getOpcode()];
+            String op = Printer.OPCODES[n.getOpcode()].toLowerCase(java.util.Locale.ROOT);
             if (n instanceof MethodInsnNode mi) {
                 op += " " + mi.owner.substring(mi.owner.lastIndexOf('/') + 1) + "." + mi.name;
             } else if (n instanceof IntInsnNode ii) {
@@ -85,6 +85,30 @@ final class TestClasses {
             out.add(op);
         }
         return out;
+    }
+
+    /** The method {@code name} of {@code className} passed through the counter and {@code adapter} only. */
+    static MethodNode rewrite(String className, String name,
+            java.util.function.BiFunction<org.objectweb.asm.MethodVisitor, Position, org.objectweb.asm.MethodVisitor> adapter) {
+        byte[] bytes = bytes(className);
+        BytecodeOffsets offsets = BytecodeOffsets.decode(bytes);
+        MethodNode[] out = new MethodNode[1];
+        new ClassReader(bytes).accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+            @Override
+            public org.objectweb.asm.MethodVisitor visitMethod(int access, String n, String desc, String sig, String[] ex) {
+                if (!n.equals(name)) {
+                    return null;
+                }
+                MethodNode m = new MethodNode(access, n, desc, sig, ex);
+                out[0] = m;
+                Position position = new Position();
+                return new InstructionCounter(adapter.apply(m, position), offsets.of(n, desc), position);
+            }
+        }, 0);
+        if (out[0] == null) {
+            throw new IllegalArgumentException("no method " + name + " in " + className);
+        }
+        return out[0];
     }
 
     /**
