@@ -113,4 +113,28 @@ class JfrDumpIT {
             stop(dir, child);
         }
     }
+
+    @Test
+    void aRecordingStartedLaterWithJcmdTurnsTracingOn(@TempDir Path dir) throws Exception {
+        List<String> args = List.of(ChildJvm.agent("include=fixture.workload.*"));
+        ChildJvm.Running child = ChildJvm.start(dir, args, List.of(ChildJvm.TEST_CLASSES), "fixture.workload.Linger",
+                dir.resolve("ready").toString(), dir.resolve("stop").toString(), "1");
+        try {
+            awaitReady(dir, child);
+            long pid = child.process.pid();
+            jcmd(pid, "JFR.start", "name=late", "settings=" + ChildJvm.SETTINGS);
+            Path first = dir.resolve("late1.jfr");
+            jcmd(pid, "JFR.dump", "name=late", "filename=" + first);
+            Path late = dir.resolve("late.jfr");
+            // Dump until the running program has produced traced calls under the new recording.
+            for (int i = 0; i < 600 && (!Files.exists(late) || depthEntries(late) == 0); i++) {
+                Thread.sleep(100);
+                jcmd(pid, "JFR.dump", "name=late", "filename=" + late);
+            }
+            assertTrue(depthEntries(late) > 0, "no method events after JFR.start");
+            assertTrue(Recordings.assertIdsResolvePerChunk(late, dir) > 0);
+        } finally {
+            stop(dir, child);
+        }
+    }
 }

@@ -111,9 +111,9 @@ class AdaptersTest {
                 "invokespecial ArrayList.<init>", "dup", "iconst_4", "invokestatic Trace.alloc",
                 "invokespecial ArrayList.<init>", "dup", "iconst_0", "invokestatic Trace.alloc", "areturn"),
                 TestClasses.insns(nested));
-        MethodNode notDup = TestClasses.rewrite(SMALL, "notDup", (next, pos) -> new AllocationAdapter(next, pos));
+        MethodNode statement = TestClasses.rewrite(SMALL, "statement", (next, pos) -> new AllocationAdapter(next, pos));
         assertEquals(List.of("new java/lang/Object", "dup", "invokespecial Object.<init>", "dup", "iconst_0",
-                "invokestatic Trace.alloc", "pop", "aconst_null", "areturn"), TestClasses.insns(notDup),
+                "invokestatic Trace.alloc", "pop", "aconst_null", "areturn"), TestClasses.insns(statement),
                 "an object allocated by a statement is reported before javac's pop");
         MethodNode ctor = TestClasses.rewrite(SMALL, "<init>", (next, pos) -> new AllocationAdapter(next, pos));
         assertEquals(List.of("aload 0", "invokespecial Object.<init>", "return"), TestClasses.insns(ctor),
