@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TraceTransformer implements ClassFileTransformer {
     /** Internal-name prefixes never instrumented, whatever the filters say. */
     private static final String[] NEVER = {
-        "dev/minitrace/", "java/", "javax/management/", "jdk/jfr/", "jdk/internal/", "sun/", "com/sun/", "jdk/proxy",
+        "dev/minitrace/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "com/sun/", "jdk/proxy",
     };
 
     private static final ThreadLocal<boolean[]> ACTIVE = new ThreadLocal<boolean[]>() {
