@@ -31,6 +31,7 @@ public final class TraceTransformer implements ClassFileTransformer {
     private final ClassTransformer transformer;
     private final boolean verbose;
     private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
+    private final ClassLoader agentLoader = TraceTransformer.class.getClassLoader();
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
     /** Creates the transformer for the parsed options. */
@@ -56,6 +57,20 @@ public final class TraceTransformer implements ClassFileTransformer {
         return true;
     }
 
+    /**
+     * Whether code defined by {@code loader} can link to the hooks: the agent's loader must be on
+     * its parent chain (a loader that does not delegate there would make every traced method
+     * fail with NoClassDefFoundError). Walks the chain; loads nothing.
+     */
+    static boolean seesAgent(ClassLoader loader, ClassLoader agentLoader) {
+        for (ClassLoader l = loader; l != null; l = l.getParent()) {
+            if (l == agentLoader) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
@@ -69,6 +84,11 @@ public final class TraceTransformer implements ClassFileTransformer {
             return null;
         }
         if (active[0]) {
+            return null;
+        }
+        if (!seesAgent(loader, agentLoader)) {
+            report("classes of " + loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader)),
+                    "its parent chain does not reach the class loader of the agent, so it cannot see the hooks");
             return null;
         }
         active[0] = true;
@@ -91,19 +111,17 @@ public final class TraceTransformer implements ClassFileTransformer {
             }
             return result.bytes();
         } catch (Throwable t) {
-            report(className, t);
+            report(className.replace('/', '.'), t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
             return null;
         } finally {
             active[0] = false;
         }
     }
 
-    private void report(String className, Throwable t) {
+    private void report(String what, String reason) {
         try {
-            String name = className.replace('/', '.');
-            if (reported.add(name)) {
-                String reason = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-                System.err.println("minitrace: not instrumenting " + name + ": " + reason.replace('\n', ' '));
+            if (reported.add(what)) {
+                System.err.println("minitrace: not instrumenting " + what + ": " + reason.replace('\n', ' '));
             }
         } catch (Throwable ignored) {
             // Reporting must not fail class loading either.

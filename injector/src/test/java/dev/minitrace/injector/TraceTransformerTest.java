@@ -62,4 +62,30 @@ class TraceTransformerTest {
         assertEquals(1, out.lines().count(), out);
         assertTrue(out.startsWith("minitrace: not instrumenting com.acme.Broken: "), out);
     }
+
+    @Test
+    void classesOfALoaderThatCannotSeeTheHooksAreLeftAloneAndReportedOnce() throws Exception {
+        ClassLoader isolated = new ClassLoader(null) {
+        };
+        ClassLoader child = new ClassLoader(app) {
+        };
+        assertTrue(TraceTransformer.seesAgent(app, app));
+        assertTrue(TraceTransformer.seesAgent(child, app));
+        assertFalse(TraceTransformer.seesAgent(isolated, app));
+        TraceTransformer t = new TraceTransformer(AgentOptions.defaults());
+        byte[] item = bytes(Class.forName("fixture.workload.Item"));
+        assertNotNull(t.transform(child, "fixture/workload/Item", null, null, item));
+        PrintStream original = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertNull(t.transform(isolated, "fixture/workload/Item", null, null, item));
+            assertNull(t.transform(isolated, "fixture/workload/Worker", null, null, item));
+        } finally {
+            System.setErr(original);
+        }
+        String out = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, out.lines().count(), out);
+        assertTrue(out.contains("cannot see the hooks"), out);
+    }
 }
