@@ -17,9 +17,6 @@ import dev.minitrace.events.ObjectAllocEvent;
  * event kinds, starting at 1.
  */
 public final class Trace {
-    /** Internal name of this class, for the injector. */
-    public static final String INTERNAL_NAME = "dev/minitrace/injector/runtime/Trace";
-
     /** True when a running recording may enable method entry or exit events. */
     static volatile boolean methodOn;
     /** True when a running recording may enable lock acquire or release events. */

@@ -126,4 +126,22 @@ class AdaptersTest {
         assertEquals(List.of("aload 0", "iconst_1", "invokevirtual Small.plain", "ireturn",
                 "invokestatic Trace.caught", "astore 1", "iconst_0", "ireturn"), TestClasses.insns(m));
     }
+
+    @Test
+    void everyEmittedHookExistsInTheRuntimeWithThatSignature() throws Exception {
+        assertEquals(dev.minitrace.injector.runtime.Trace.class.getName().replace('.', '/'), Hooks.OWNER);
+        Class<?> trace = dev.minitrace.injector.runtime.Trace.class;
+        Object[][] hooks = {
+            {"enter", new Class<?>[] {int.class}}, {"exit", new Class<?>[] {int.class, int.class}},
+            {"exitByException", new Class<?>[] {int.class}}, {"superCall", new Class<?>[] {int.class}},
+            {"superReturned", new Class<?>[] {int.class}}, {"caught", new Class<?>[0]},
+            {"lockAcquire", new Class<?>[] {Object.class, int.class}}, {"lockRelease", new Class<?>[] {Object.class, int.class}},
+            {"alloc", new Class<?>[] {Object.class, int.class}},
+        };
+        for (Object[] h : hooks) {
+            var m = trace.getMethod((String) h[0], (Class<?>[]) h[1]);
+            assertEquals(void.class, m.getReturnType(), m.getName());
+            org.junit.jupiter.api.Assertions.assertTrue(java.lang.reflect.Modifier.isStatic(m.getModifiers()), m.getName());
+        }
+    }
 }
