@@ -1,6 +1,7 @@
 package dev.minitrace.injector.runtime;
 
 import dev.minitrace.events.LockAcquireEvent;
+import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.events.LockReleaseEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
@@ -30,16 +31,45 @@ public final class Enablement implements FlightRecorderListener {
     private Enablement() {
     }
 
-    /** Registers the listener and computes the flags if JFR is already initialized. */
+    private static boolean definitionsHooked;
+    /** True once JFR is initialized: before that no recording exists and no event is worth committing. */
+    private static volatile boolean jfrReady;
+
+    /** Whether JFR is initialized (so committing a definition event can matter). */
+    static boolean jfrReady() {
+        return jfrReady;
+    }
+
+    /**
+     * Registers the listener and, once JFR is initialized (now, or when the first recording is
+     * created), the periodic hook that re-commits every method definition in every chunk.
+     * Registering that hook initializes JFR's event metadata, which costs start-up time, so a JVM
+     * that never records does not pay for it.
+     */
     public static void install() {
         FlightRecorder.addListener(INSTANCE);
         if (FlightRecorder.isInitialized()) {
+            hookDefinitions();
             update();
+        }
+    }
+
+    private static synchronized void hookDefinitions() {
+        if (!definitionsHooked) {
+            definitionsHooked = true;
+            FlightRecorder.addPeriodicEvent(MethodDefinitionEvent.class, MethodRegistry::commitAll);
+            jfrReady = true;
         }
     }
 
     @Override
     public void recorderInitialized(FlightRecorder recorder) {
+        try {
+            hookDefinitions();
+        } catch (Throwable t) {
+            jfrReady = true;
+            System.err.println("minitrace: cannot register the method definition hook: " + t);
+        }
         update();
     }
 

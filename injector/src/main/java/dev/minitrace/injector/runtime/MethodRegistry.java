@@ -60,8 +60,15 @@ public final class MethodRegistry {
         }
     }
 
-    /** Commits one {@link MethodDefinitionEvent} for the defined id {@code id}; false if it is not defined. */
+    /**
+     * Commits one {@link MethodDefinitionEvent} for the defined id {@code id}; false if it is not
+     * defined or JFR is not initialized yet (then no recording exists, and the periodic hook will
+     * commit it in every chunk of any later recording).
+     */
     public static boolean commitDefinition(int id) {
+        if (!Enablement.jfrReady()) {
+            return false;
+        }
         String cls;
         String name;
         String desc;
