@@ -1,0 +1,142 @@
+package dev.minitrace.injector;
+
+import dev.minitrace.injector.filter.Filter;
+import dev.minitrace.injector.filter.MethodSelector;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parsed agent options. Syntax (see {@link Agent} and {@code docs/agent.md}):
+ * <pre>
+ *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | verbose
+ *   FILTERS = filter[;filter...]   EVENTS = event[+event...]  (event = method | lock | alloc)
+ * </pre>
+ * A {@code ,} starts a new option only when the text after it starts with a known key
+ * ({@code include=}, {@code exclude=}, {@code events=}, {@code verbose}); otherwise it continues the
+ * previous option's value as one more filter or event, so {@code events=method,lock} and
+ * {@code include=a.B,c.D} also work. Each key may be given once.
+ *
+ * @param includes include filters (empty: every eligible class)
+ * @param excludes exclude filters
+ * @param methodEvents instrument method entry and exit
+ * @param lockEvents instrument monitors and synchronized methods
+ * @param allocEvents instrument allocations
+ * @param verbose log what is instrumented on stderr
+ */
+public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
+        boolean allocEvents, boolean verbose) {
+
+    private static final String[] KEYS = {"include=", "exclude=", "events=", "verbose"};
+
+    /** The defaults: everything, all events, quiet. */
+    public static AgentOptions defaults() {
+        return new AgentOptions(List.of(), List.of(), true, true, true, false);
+    }
+
+    /** The method selector for these filters. */
+    public MethodSelector selector() {
+        return new MethodSelector(includes, excludes);
+    }
+
+    /**
+     * Parses the agent argument string (null or empty: defaults).
+     *
+     * @throws IllegalArgumentException whose message names the bad option and what was expected
+     */
+    public static AgentOptions parse(String args) {
+        if (args == null || args.isBlank()) {
+            return defaults();
+        }
+        List<String> options = splitOptions(args);
+        List<Filter> includes = null;
+        List<Filter> excludes = null;
+        int events = -1;
+        boolean verbose = false;
+        for (String option : options) {
+            if (option.startsWith("include=")) {
+                if (includes != null) {
+                    throw new IllegalArgumentException("option 'include=' given twice; expected it at most once (join filters with ';')");
+                }
+                includes = parseFilters("include", option.substring("include=".length()));
+            } else if (option.startsWith("exclude=")) {
+                if (excludes != null) {
+                    throw new IllegalArgumentException("option 'exclude=' given twice; expected it at most once (join filters with ';')");
+                }
+                excludes = parseFilters("exclude", option.substring("exclude=".length()));
+            } else if (option.startsWith("events=")) {
+                if (events >= 0) {
+                    throw new IllegalArgumentException("option 'events=' given twice; expected it at most once (join events with '+')");
+                }
+                events = parseEvents(option.substring("events=".length()));
+            } else if (option.equals("verbose")) {
+                verbose = true;
+            } else {
+                throw new IllegalArgumentException("unknown option '" + option
+                        + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS or verbose");
+            }
+        }
+        if (events < 0) {
+            events = 7;
+        }
+        return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
+                (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose);
+    }
+
+    private static List<String> splitOptions(String args) {
+        List<String> options = new ArrayList<>();
+        for (String token : args.split(",", -1)) {
+            if (startsWithKey(token) || options.isEmpty()) {
+                options.add(token);
+            } else {
+                String previous = options.remove(options.size() - 1);
+                if (previous.equals("verbose")) {
+                    throw new IllegalArgumentException("unknown option '" + token
+                            + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS or verbose");
+                }
+                // A continuation: one more filter or event of the previous option.
+                options.add(previous + ";" + token);
+            }
+        }
+        return options;
+    }
+
+    private static boolean startsWithKey(String token) {
+        for (String key : KEYS) {
+            if (key.endsWith("=") ? token.startsWith(key) : token.equals(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Filter> parseFilters(String key, String value) {
+        if (value.isBlank()) {
+            throw new IllegalArgumentException("option '" + key + "=' has no filter; expected " + key
+                    + "=pkg.Class, pkg.Class::method, ::method or @pkg.Annotation joined by ';'");
+        }
+        List<Filter> filters = new ArrayList<>();
+        for (String part : value.split(";", -1)) {
+            try {
+                filters.add(Filter.parse(part));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("option '" + key + "=" + value + "': " + e.getMessage(), e);
+            }
+        }
+        return List.copyOf(filters);
+    }
+
+    private static int parseEvents(String value) {
+        int mask = 0;
+        for (String part : value.split("[+;]", -1)) {
+            String e = part.trim();
+            switch (e) {
+                case "method" -> mask |= 1;
+                case "lock" -> mask |= 2;
+                case "alloc" -> mask |= 4;
+                default -> throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
+                        + "'; expected method, lock or alloc joined by '+'");
+            }
+        }
+        return mask;
+    }
+}

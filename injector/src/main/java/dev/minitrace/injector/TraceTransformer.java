@@ -1,0 +1,130 @@
+package dev.minitrace.injector;
+
+import dev.minitrace.injector.asm.ClassTransformer;
+import dev.minitrace.injector.runtime.MethodRegistry;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The agent's {@link ClassFileTransformer}: decides which classes are eligible, runs
+ * {@link ClassTransformer}, defines the method ids of a kept rewrite and commits their definition
+ * events. Returns null for every class it does not change; never lets a Throwable escape; names a
+ * class it cannot rewrite once on stderr; ignores classes loaded while it is itself transforming
+ * on the same thread (nothing it does can recurse).
+ */
+public final class TraceTransformer implements ClassFileTransformer {
+    /** Internal-name prefixes never instrumented, whatever the filters say. */
+    private static final String[] NEVER = {
+        "dev/minitrace/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "com/sun/", "jdk/proxy",
+    };
+
+    private static final ThreadLocal<boolean[]> ACTIVE = new ThreadLocal<boolean[]>() {
+        @Override
+        protected boolean[] initialValue() {
+            return new boolean[1];
+        }
+    };
+
+    private final ClassTransformer transformer;
+    private final boolean verbose;
+    private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
+    private final ClassLoader agentLoader = TraceTransformer.class.getClassLoader();
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    /** Creates the transformer for the parsed options. */
+    public TraceTransformer(AgentOptions options) {
+        this.transformer = new ClassTransformer(options.selector(), options.methodEvents(), options.lockEvents(),
+                options.allocEvents());
+        this.verbose = options.verbose();
+    }
+
+    /** Whether classes of this loader and name are eligible at all (before filters). */
+    static boolean eligible(ClassLoader loader, String className, ClassLoader platformLoader) {
+        if (loader == null || loader == platformLoader || className == null) {
+            return false;
+        }
+        if (className.contains("$$Lambda") || className.contains("$$$")) {
+            return false;
+        }
+        for (String prefix : NEVER) {
+            if (className.startsWith(prefix)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether code defined by {@code loader} can link to the hooks: the agent's loader must be on
+     * its parent chain (a loader that does not delegate there would make every traced method
+     * fail with NoClassDefFoundError). Walks the chain; loads nothing.
+     */
+    static boolean seesAgent(ClassLoader loader, ClassLoader agentLoader) {
+        for (ClassLoader l = loader; l != null; l = l.getParent()) {
+            if (l == agentLoader) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (classBeingRedefined != null || !eligible(loader, className, platformLoader)) {
+            return null;
+        }
+        boolean[] active;
+        try {
+            active = ACTIVE.get();
+        } catch (Throwable t) {
+            return null;
+        }
+        if (active[0]) {
+            return null;
+        }
+        if (!seesAgent(loader, agentLoader)) {
+            report("classes of " + loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader)),
+                    "its parent chain does not reach the class loader of the agent, so it cannot see the hooks");
+            return null;
+        }
+        active[0] = true;
+        try {
+            ClassTransformer.Result result = transformer.transform(classfileBuffer);
+            if (result == null) {
+                return null;
+            }
+            List<String[]> methods = result.methods();
+            for (int i = 0; i < methods.size(); i++) {
+                String[] m = methods.get(i);
+                MethodRegistry.define(result.firstId() + i, m[0], m[1], m[2], result.access().get(i));
+            }
+            for (int i = 0; i < methods.size(); i++) {
+                MethodRegistry.commitDefinition(result.firstId() + i);
+            }
+            if (verbose) {
+                System.err.println("minitrace: instrumented " + className.replace('/', '.') + " (" + methods.size()
+                        + " methods)");
+            }
+            return result.bytes();
+        } catch (Throwable t) {
+            report(className.replace('/', '.'), t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
+            return null;
+        } finally {
+            active[0] = false;
+        }
+    }
+
+    private void report(String what, String reason) {
+        try {
+            if (reported.add(what)) {
+                System.err.println("minitrace: not instrumenting " + what + ": " + reason.replace('\n', ' '));
+            }
+        } catch (Throwable ignored) {
+            // Reporting must not fail class loading either.
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.minitrace.injector.asm;
+
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Allocation sites, reported once the object exists: for {@code new X; dup; …; invokespecial
+ * X.<init>} the reference left on the stack after the matching constructor call is duplicated and
+ * passed to {@code Trace.alloc(ref, bciOfNew)}; arrays ({@code newarray}, {@code anewarray},
+ * {@code multianewarray}) are passed right after the instruction. A {@code new} that is not
+ * immediately followed by {@code dup} leaves no reference behind and is not reported. Pending
+ * {@code new}s are matched to constructor calls as a stack (javac nests them); a constructor call
+ * with no pending {@code new} is a {@code super(…)}/{@code this(…)} call.
+ */
+final class AllocationAdapter extends MethodVisitor {
+    private final Position position;
+    private int[] pendingBci = new int[8];
+    private boolean[] pendingTracked = new boolean[8];
+    private int pending;
+    private boolean afterNew;
+
+    AllocationAdapter(MethodVisitor next, Position position) {
+        super(Opcodes.ASM9, next);
+        this.position = position;
+    }
+
+    @Override
+    public void visitTypeInsn(int opcode, String type) {
+        afterNew = false;
+        if (opcode == Opcodes.NEW) {
+            if (pending == pendingBci.length) {
+                pendingBci = java.util.Arrays.copyOf(pendingBci, pending * 2);
+                pendingTracked = java.util.Arrays.copyOf(pendingTracked, pending * 2);
+            }
+            pendingBci[pending] = position.bci;
+            pendingTracked[pending] = false;
+            pending++;
+            afterNew = true;
+            super.visitTypeInsn(opcode, type);
+        } else if (opcode == Opcodes.ANEWARRAY) {
+            int bci = position.bci;
+            super.visitTypeInsn(opcode, type);
+            reportTop(bci);
+        } else {
+            super.visitTypeInsn(opcode, type);
+        }
+    }
+
+    @Override
+    public void visitInsn(int opcode) {
+        if (afterNew && opcode == Opcodes.DUP) {
+            pendingTracked[pending - 1] = true;
+        }
+        afterNew = false;
+        super.visitInsn(opcode);
+    }
+
+    @Override
+    public void visitIntInsn(int opcode, int operand) {
+        afterNew = false;
+        int bci = position.bci;
+        super.visitIntInsn(opcode, operand);
+        if (opcode == Opcodes.NEWARRAY) {
+            reportTop(bci);
+        }
+    }
+
+    @Override
+    public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+        afterNew = false;
+        int bci = position.bci;
+        super.visitMultiANewArrayInsn(descriptor, numDimensions);
+        reportTop(bci);
+    }
+
+    @Override
+    public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+        afterNew = false;
+        super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+        if (opcode == Opcodes.INVOKESPECIAL && "<init>".equals(name) && pending > 0) {
+            pending--;
+            if (pendingTracked[pending]) {
+                reportTop(pendingBci[pending]);
+            }
+        }
+    }
+
+    private void reportTop(int bci) {
+        super.visitInsn(Opcodes.DUP);
+        Hooks.objectHook(mv, "alloc", bci);
+    }
+
+    @Override
+    public void visitVarInsn(int opcode, int varIndex) {
+        afterNew = false;
+        super.visitVarInsn(opcode, varIndex);
+    }
+
+    @Override
+    public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+        afterNew = false;
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+
+    @Override
+    public void visitInvokeDynamicInsn(String name, String descriptor, Handle bsm, Object... bsmArgs) {
+        afterNew = false;
+        super.visitInvokeDynamicInsn(name, descriptor, bsm, bsmArgs);
+    }
+
+    @Override
+    public void visitJumpInsn(int opcode, Label label) {
+        afterNew = false;
+        super.visitJumpInsn(opcode, label);
+    }
+
+    @Override
+    public void visitLdcInsn(Object value) {
+        afterNew = false;
+        super.visitLdcInsn(value);
+    }
+
+    @Override
+    public void visitIincInsn(int varIndex, int increment) {
+        afterNew = false;
+        super.visitIincInsn(varIndex, increment);
+    }
+
+    @Override
+    public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+        afterNew = false;
+        super.visitTableSwitchInsn(min, max, dflt, labels);
+    }
+
+    @Override
+    public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+        afterNew = false;
+        super.visitLookupSwitchInsn(dflt, keys, labels);
+    }
+}

@@ -1,0 +1,222 @@
+package dev.minitrace.injector.asm;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The original bytecode index of every instruction of every method, decoded from the Code
+ * attributes of the class file (ASM does not expose instruction offsets). The n-th instruction a
+ * {@link org.objectweb.asm.ClassReader} visits in a method is the n-th entry of its array.
+ */
+public final class BytecodeOffsets {
+    private final Map<String, int[]> byMethod;
+
+    private BytecodeOffsets(Map<String, int[]> byMethod) {
+        this.byMethod = byMethod;
+    }
+
+    /** Offsets of the method {@code name + descriptor}, or null when it has no code. */
+    public int[] of(String name, String descriptor) {
+        return byMethod.get(name + descriptor);
+    }
+
+    /**
+     * Decodes a class file.
+     *
+     * @throws IllegalArgumentException when the class file is malformed (names the offset)
+     */
+    public static BytecodeOffsets decode(byte[] b) {
+        try {
+            return new BytecodeOffsets(new Decoder(b).run());
+        } catch (ArrayIndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("truncated class file (" + b.length + " bytes)", e);
+        }
+    }
+
+    /** Lengths of the fixed-size instructions; 0 for tableswitch, lookupswitch, wide and unused opcodes. */
+    private static final byte[] LENGTH = new byte[256];
+
+    static {
+        for (int op = 0; op <= 0xc9; op++) {
+            LENGTH[op] = 1;
+        }
+        LENGTH[0x10] = 2; // bipush
+        LENGTH[0x11] = 3; // sipush
+        LENGTH[0x12] = 2; // ldc
+        LENGTH[0x13] = 3; // ldc_w
+        LENGTH[0x14] = 3; // ldc2_w
+        for (int op = 0x15; op <= 0x19; op++) {
+            LENGTH[op] = 2; // xload index
+        }
+        for (int op = 0x36; op <= 0x3a; op++) {
+            LENGTH[op] = 2; // xstore index
+        }
+        LENGTH[0x84] = 3; // iinc
+        for (int op = 0x99; op <= 0xa8; op++) {
+            LENGTH[op] = 3; // if*, goto, jsr
+        }
+        LENGTH[0xa9] = 2; // ret
+        LENGTH[0xaa] = 0; // tableswitch
+        LENGTH[0xab] = 0; // lookupswitch
+        for (int op = 0xb2; op <= 0xb8; op++) {
+            LENGTH[op] = 3; // field access, invokevirtual/special/static
+        }
+        LENGTH[0xb9] = 5; // invokeinterface
+        LENGTH[0xba] = 5; // invokedynamic
+        LENGTH[0xbb] = 3; // new
+        LENGTH[0xbc] = 2; // newarray
+        LENGTH[0xbd] = 3; // anewarray
+        LENGTH[0xc0] = 3; // checkcast
+        LENGTH[0xc1] = 3; // instanceof
+        LENGTH[0xc4] = 0; // wide
+        LENGTH[0xc5] = 4; // multianewarray
+        LENGTH[0xc6] = 3; // ifnull
+        LENGTH[0xc7] = 3; // ifnonnull
+        LENGTH[0xc8] = 5; // goto_w
+        LENGTH[0xc9] = 5; // jsr_w
+    }
+
+    /**
+     * The offsets of the instructions in {@code code[start, start + length)}.
+     *
+     * @throws IllegalArgumentException on an unknown opcode (names it and its offset)
+     */
+    static int[] instructionOffsets(byte[] code, int start, int length) {
+        int[] offsets = new int[Math.max(16, length / 2)];
+        int n = 0;
+        int pc = 0;
+        while (pc < length) {
+            if (n == offsets.length) {
+                offsets = java.util.Arrays.copyOf(offsets, n * 2);
+            }
+            offsets[n++] = pc;
+            int op = code[start + pc] & 0xff;
+            int len = LENGTH[op];
+            if (len == 0) {
+                switch (op) {
+                    case 0xaa -> {
+                        int p = (pc + 4) & ~3;
+                        int low = readInt(code, start + p + 4);
+                        int high = readInt(code, start + p + 8);
+                        len = p - pc + 12 + 4 * (high - low + 1);
+                    }
+                    case 0xab -> {
+                        int p = (pc + 4) & ~3;
+                        int pairs = readInt(code, start + p + 4);
+                        len = p - pc + 8 + 8 * pairs;
+                    }
+                    case 0xc4 -> len = (code[start + pc + 1] & 0xff) == 0x84 ? 6 : 4;
+                    default -> throw new IllegalArgumentException("unknown opcode " + op + " at bytecode index " + pc);
+                }
+            }
+            pc += len;
+        }
+        return java.util.Arrays.copyOf(offsets, n);
+    }
+
+    private static int readInt(byte[] b, int i) {
+        return ((b[i] & 0xff) << 24) | ((b[i + 1] & 0xff) << 16) | ((b[i + 2] & 0xff) << 8) | (b[i + 3] & 0xff);
+    }
+
+    /** A minimal class file walker: constant pool, fields, methods and their Code attributes. */
+    private static final class Decoder {
+        private final byte[] b;
+        private int[] utf8Offsets;
+
+        Decoder(byte[] b) {
+            this.b = b;
+        }
+
+        private int u2(int i) {
+            return ((b[i] & 0xff) << 8) | (b[i + 1] & 0xff);
+        }
+
+        private int u4(int i) {
+            return readInt(b, i);
+        }
+
+        private String utf8(int index) {
+            int off = utf8Offsets[index];
+            int len = u2(off);
+            return modifiedUtf8(off + 2, len);
+        }
+
+        private String modifiedUtf8(int off, int len) {
+            char[] chars = new char[len];
+            int n = 0;
+            int end = off + len;
+            int i = off;
+            while (i < end) {
+                int c = b[i++] & 0xff;
+                if (c < 0x80) {
+                    chars[n++] = (char) c;
+                } else if ((c & 0xe0) == 0xc0) {
+                    chars[n++] = (char) (((c & 0x1f) << 6) | (b[i++] & 0x3f));
+                } else {
+                    chars[n++] = (char) (((c & 0x0f) << 12) | ((b[i++] & 0x3f) << 6) | (b[i++] & 0x3f));
+                }
+            }
+            return new String(chars, 0, n);
+        }
+
+        Map<String, int[]> run() {
+            if (u4(0) != 0xCAFEBABE) {
+                throw new IllegalArgumentException("not a class file (bad magic)");
+            }
+            int count = u2(8);
+            utf8Offsets = new int[count];
+            int p = 10;
+            for (int i = 1; i < count; i++) {
+                int tag = b[p] & 0xff;
+                switch (tag) {
+                    case 1 -> {
+                        utf8Offsets[i] = p + 1;
+                        p += 3 + u2(p + 1);
+                    }
+                    case 3, 4, 9, 10, 11, 12, 17, 18 -> p += 5;
+                    case 5, 6 -> {
+                        p += 9;
+                        i++;
+                    }
+                    case 7, 8, 16, 19, 20 -> p += 3;
+                    case 15 -> p += 4;
+                    default -> throw new IllegalArgumentException("unknown constant pool tag " + tag + " at offset " + p);
+                }
+            }
+            p += 6; // access, this, super
+            p += 2 + 2 * u2(p); // interfaces
+            int fields = u2(p);
+            p += 2;
+            for (int i = 0; i < fields; i++) {
+                p = skipMember(p);
+            }
+            int methods = u2(p);
+            p += 2;
+            Map<String, int[]> result = new HashMap<>();
+            for (int i = 0; i < methods; i++) {
+                String key = utf8(u2(p + 2)) + utf8(u2(p + 4));
+                int attributes = u2(p + 6);
+                int a = p + 8;
+                for (int j = 0; j < attributes; j++) {
+                    int length = u4(a + 2);
+                    if ("Code".equals(utf8(u2(a)))) {
+                        int codeLength = u4(a + 10);
+                        result.put(key, instructionOffsets(b, a + 14, codeLength));
+                    }
+                    a += 6 + length;
+                }
+                p = a;
+            }
+            return result;
+        }
+
+        private int skipMember(int p) {
+            int attributes = u2(p + 6);
+            int a = p + 8;
+            for (int j = 0; j < attributes; j++) {
+                a += 6 + u4(a + 2);
+            }
+            return a;
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package dev.minitrace.injector.asm;
+
+import dev.minitrace.injector.filter.MethodSelector;
+import dev.minitrace.injector.runtime.MethodRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Rewrites one class file: selects the traced methods, reserves their ids, and passes each through
+ * the chain {@link InstructionCounter} → {@link HandlerEntryAdapter} → {@link SynchronizedMethodAdapter} →
+ * {@link MethodBoundaryAdapter} → {@link MonitorAdapter} → {@link AllocationAdapter} → writer
+ * (each present only when its events are instrumented). Untraced methods are copied unchanged.
+ * Original stack map frames are kept and only the handlers' frames are added, so no class is ever
+ * loaded or read to compute frames. Stateless apart from the configuration; thread-safe.
+ */
+public final class ClassTransformer {
+    private final MethodSelector selector;
+    private final boolean methodEvents;
+    private final boolean lockEvents;
+    private final boolean allocEvents;
+
+    /** Creates a transformer for the given selection and event kinds. */
+    public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents) {
+        this.selector = selector;
+        this.methodEvents = methodEvents;
+        this.lockEvents = lockEvents;
+        this.allocEvents = allocEvents;
+    }
+
+    /** The outcome of a rewrite: the new bytes and the ids given to its traced methods. */
+    public record Result(byte[] bytes, int firstId, List<String[]> methods, List<Integer> access) {
+    }
+
+    /**
+     * Rewrites {@code classBytes}, or returns null when no method of it is traced. Ids are reserved
+     * in {@link MethodRegistry} but not defined: the caller defines them once it keeps the result.
+     *
+     * @throws RuntimeException (ASM's MethodTooLargeException among others) when the class cannot
+     *     be rewritten; the caller leaves it unchanged
+     */
+    public Result transform(byte[] classBytes) {
+        ClassReader reader = new ClassReader(classBytes);
+        if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
+            return null;
+        }
+        String internalName = reader.getClassName();
+        String className = internalName.replace('/', '.');
+        if (!selector.mayTraceClass(className)) {
+            return null;
+        }
+        Plan plan = new Plan();
+        reader.accept(plan, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
+        Map<String, Integer> localIndex = new HashMap<>();
+        List<String[]> traced = new ArrayList<>();
+        List<Integer> access = new ArrayList<>();
+        for (int i = 0; i < plan.names.size(); i++) {
+            int acc = plan.access.get(i);
+            if ((acc & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+                continue;
+            }
+            String name = plan.names.get(i);
+            if (!selector.traces(className, plan.classAnnotations, name, plan.methodAnnotations.get(i))) {
+                continue;
+            }
+            localIndex.put(name + plan.descriptors.get(i), traced.size());
+            traced.add(new String[] {className, name, plan.descriptors.get(i)});
+            access.add(acc);
+        }
+        if (traced.isEmpty()) {
+            return null;
+        }
+        BytecodeOffsets offsets = BytecodeOffsets.decode(classBytes);
+        int firstId = MethodRegistry.reserve(traced.size());
+        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+        reader.accept(new Rewriter(writer, localIndex, firstId, offsets), 0);
+        return new Result(writer.toByteArray(), firstId, traced, access);
+    }
+
+    /** First pass: methods, their access flags and (when filters need them) annotations. */
+    private final class Plan extends ClassVisitor {
+        final List<String> names = new ArrayList<>();
+        final List<String> descriptors = new ArrayList<>();
+        final List<Integer> access = new ArrayList<>();
+        final List<List<String>> methodAnnotations = new ArrayList<>();
+        final List<String> classAnnotations = new ArrayList<>();
+
+        Plan() {
+            super(Opcodes.ASM9);
+        }
+
+        @Override
+        public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+            if (selector.needsAnnotations()) {
+                classAnnotations.add(annotationName(descriptor));
+            }
+            return null;
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int acc, String name, String descriptor, String signature, String[] exceptions) {
+            names.add(name);
+            descriptors.add(descriptor);
+            access.add(acc);
+            List<String> annotations = new ArrayList<>(0);
+            methodAnnotations.add(annotations);
+            if (!selector.needsAnnotations()) {
+                return null;
+            }
+            return new MethodVisitor(Opcodes.ASM9) {
+                @Override
+                public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+                    annotations.add(annotationName(desc));
+                    return null;
+                }
+            };
+        }
+    }
+
+    private static String annotationName(String descriptor) {
+        return descriptor.substring(1, descriptor.length() - 1).replace('/', '.');
+    }
+
+    /** Second pass: wraps each traced method's writer in the adapter chain. */
+    private final class Rewriter extends ClassVisitor {
+        private final Map<String, Integer> localIndex;
+        private final int firstId;
+        private final BytecodeOffsets offsets;
+        private String owner;
+        private boolean frames;
+        private boolean classLiterals;
+
+        Rewriter(ClassVisitor next, Map<String, Integer> localIndex, int firstId, BytecodeOffsets offsets) {
+            super(Opcodes.ASM9, next);
+            this.localIndex = localIndex;
+            this.firstId = firstId;
+            this.offsets = offsets;
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+            owner = name;
+            int major = version & 0xffff;
+            frames = major >= Opcodes.V1_6;
+            classLiterals = major >= Opcodes.V1_5;
+            super.visit(version, access, name, signature, superName, interfaces);
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+            Integer index = localIndex.get(name + descriptor);
+            if (index == null) {
+                return mv;
+            }
+            int[] code = offsets.of(name, descriptor);
+            if (code == null) {
+                throw new IllegalStateException("no Code attribute for " + name + descriptor);
+            }
+            Position position = new Position();
+            if (allocEvents) {
+                mv = new AllocationAdapter(mv, position);
+            }
+            if (lockEvents) {
+                mv = new MonitorAdapter(mv, position);
+            }
+            if (methodEvents) {
+                mv = new MethodBoundaryAdapter(mv, firstId + index, name, frames, position);
+            }
+            boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
+            if (lockEvents && (access & Opcodes.ACC_SYNCHRONIZED) != 0 && (!isStatic || classLiterals)) {
+                mv = new SynchronizedMethodAdapter(mv, owner, isStatic, frames);
+            }
+            if (methodEvents) {
+                mv = new HandlerEntryAdapter(mv);
+            }
+            return new InstructionCounter(mv, code, position);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.minitrace.injector.filter;
+
+import java.util.List;
+
+/**
+ * Decides which methods are traced: a method is traced when the include list is empty or one
+ * include filter matches it, and no exclude filter matches it.
+ */
+public final class MethodSelector {
+    private final List<Filter> includes;
+    private final List<Filter> excludes;
+    private final boolean needsAnnotations;
+
+    /** Creates a selector; both lists are copied. */
+    public MethodSelector(List<Filter> includes, List<Filter> excludes) {
+        this.includes = List.copyOf(includes);
+        this.excludes = List.copyOf(excludes);
+        boolean ann = false;
+        for (Filter f : this.includes) {
+            ann |= f.isAnnotationFilter();
+        }
+        for (Filter f : this.excludes) {
+            ann |= f.isAnnotationFilter();
+        }
+        this.needsAnnotations = ann;
+    }
+
+    /** True when some filter needs the annotations of classes and methods. */
+    public boolean needsAnnotations() {
+        return needsAnnotations;
+    }
+
+    /** A cheap first test on the class name alone: false means no method of the class is traced. */
+    public boolean mayTraceClass(String className) {
+        if (includes.isEmpty()) {
+            return true;
+        }
+        for (Filter f : includes) {
+            if (f.mayMatchClass(className)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the method is traced. */
+    public boolean traces(String className, List<String> classAnnotations, String methodName, List<String> methodAnnotations) {
+        boolean in = includes.isEmpty();
+        for (int i = 0; !in && i < includes.size(); i++) {
+            in = includes.get(i).matches(className, classAnnotations, methodName, methodAnnotations);
+        }
+        if (!in) {
+            return false;
+        }
+        for (int i = 0; i < excludes.size(); i++) {
+            if (excludes.get(i).matches(className, classAnnotations, methodName, methodAnnotations)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,118 @@
+package dev.minitrace.injector.runtime;
+
+import dev.minitrace.events.LockAcquireEvent;
+import dev.minitrace.events.MethodDefinitionEvent;
+import dev.minitrace.events.LockReleaseEvent;
+import dev.minitrace.events.MethodEntryEvent;
+import dev.minitrace.events.MethodExitEvent;
+import dev.minitrace.events.ObjectAllocEvent;
+import java.util.Map;
+import jdk.jfr.Event;
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+
+/**
+ * Keeps {@link Trace}'s per-kind flags in step with JFR: recomputed when the recorder initializes
+ * and on every recording state change (so a recording started by {@code -XX:StartFlightRecording}
+ * before or after the agent, or later by {@code jcmd JFR.start}, turns tracing on, and stopping
+ * the last one turns it off).
+ *
+ * <p>An event kind is on when JFR reports its type enabled, or when a running recording's
+ * settings enable it (the listener may be told about a new recording before JFR has applied its
+ * settings). The flag is only a fast pre-filter: the hooks still ask the event's
+ * {@code shouldCommit()}, so a flag that is on a moment too long costs time, never wrong data.
+ */
+public final class Enablement implements FlightRecorderListener {
+    private static final Enablement INSTANCE = new Enablement();
+
+    private Enablement() {
+    }
+
+    private static boolean definitionsHooked;
+    /** True once JFR is initialized: before that no recording exists and no event is worth committing. */
+    private static volatile boolean jfrReady;
+
+    /** Whether JFR is initialized (so committing a definition event can matter). */
+    static boolean jfrReady() {
+        return jfrReady;
+    }
+
+    /**
+     * Registers the listener and, once JFR is initialized (now, or when the first recording is
+     * created), the periodic hook that re-commits every method definition in every chunk.
+     * Registering that hook initializes JFR's event metadata, which costs start-up time, so a JVM
+     * that never records does not pay for it.
+     */
+    public static void install() {
+        FlightRecorder.addListener(INSTANCE);
+        if (FlightRecorder.isInitialized()) {
+            hookDefinitions();
+            update();
+        }
+    }
+
+    private static synchronized void hookDefinitions() {
+        if (!definitionsHooked) {
+            definitionsHooked = true;
+            FlightRecorder.addPeriodicEvent(MethodDefinitionEvent.class, MethodRegistry::commitAll);
+            jfrReady = true;
+        }
+    }
+
+    @Override
+    public void recorderInitialized(FlightRecorder recorder) {
+        try {
+            hookDefinitions();
+        } catch (Throwable t) {
+            jfrReady = true;
+            System.err.println("minitrace: cannot register the method definition hook: " + t);
+        }
+        update();
+    }
+
+    @Override
+    public void recordingStateChanged(Recording recording) {
+        update();
+    }
+
+    /** Recomputes the flags from JFR's current state. */
+    public static synchronized void update() {
+        try {
+            java.util.List<Recording> running = new java.util.ArrayList<>();
+            if (FlightRecorder.isInitialized()) {
+                for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
+                    if (r.getState() == RecordingState.RUNNING) {
+                        running.add(r);
+                    }
+                }
+            }
+            boolean method = on(MethodEntryEvent.class, MethodEntryEvent.NAME, running)
+                    || on(MethodExitEvent.class, MethodExitEvent.NAME, running);
+            boolean lock = on(LockAcquireEvent.class, LockAcquireEvent.NAME, running)
+                    || on(LockReleaseEvent.class, LockReleaseEvent.NAME, running);
+            boolean alloc = on(ObjectAllocEvent.class, ObjectAllocEvent.NAME, running);
+            Trace.setEnabled(method, lock, alloc);
+        } catch (Throwable t) {
+            // Never let a listener failure reach JFR; keep the previous flags.
+        }
+    }
+
+    private static boolean on(Class<? extends Event> type, String name, java.util.List<Recording> running) {
+        if (running.isEmpty()) {
+            return false;
+        }
+        if (EventType.getEventType(type).isEnabled()) {
+            return true;
+        }
+        for (Recording r : running) {
+            Map<String, String> settings = r.getSettings();
+            if ("true".equals(settings.get(name + "#enabled"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

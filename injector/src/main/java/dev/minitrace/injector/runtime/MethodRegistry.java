@@ -1,0 +1,127 @@
+package dev.minitrace.injector.runtime;
+
+import dev.minitrace.events.MethodDefinitionEvent;
+
+/**
+ * The global table of traced methods: ids are reserved in blocks while a class is rewritten and
+ * defined once the rewritten class is accepted. Arrays grow under a lock; readers take a snapshot
+ * (the arrays and the count) under the same lock and read it without locking.
+ */
+public final class MethodRegistry {
+    private static final Object LOCK = new Object();
+    private static String[] classNames = new String[1024];
+    private static String[] methodNames = new String[1024];
+    private static String[] descriptors = new String[1024];
+    private static int[] modifiers = new int[1024];
+    /** Ids below this have been reserved; a reserved id whose class name is null is not defined. */
+    private static int reserved;
+
+    private MethodRegistry() {
+    }
+
+    /**
+     * Reserves {@code count} consecutive ids.
+     *
+     * @return the first of them
+     */
+    public static int reserve(int count) {
+        synchronized (LOCK) {
+            int first = reserved;
+            int needed = first + count;
+            if (needed > classNames.length) {
+                int size = Math.max(needed, classNames.length * 2);
+                classNames = java.util.Arrays.copyOf(classNames, size);
+                methodNames = java.util.Arrays.copyOf(methodNames, size);
+                descriptors = java.util.Arrays.copyOf(descriptors, size);
+                modifiers = java.util.Arrays.copyOf(modifiers, size);
+            }
+            reserved = needed;
+            return first;
+        }
+    }
+
+    /** Defines a reserved id; {@code className} uses dots. */
+    public static void define(int id, String className, String methodName, String descriptor, int access) {
+        synchronized (LOCK) {
+            if (id < 0 || id >= reserved) {
+                throw new IllegalArgumentException("method id " + id + " was never reserved (reserved: " + reserved + ")");
+            }
+            classNames[id] = className;
+            methodNames[id] = methodName;
+            descriptors[id] = descriptor;
+            modifiers[id] = access;
+        }
+    }
+
+    /** The number of reserved ids (defined or not). */
+    public static int size() {
+        synchronized (LOCK) {
+            return reserved;
+        }
+    }
+
+    /**
+     * Commits one {@link MethodDefinitionEvent} for the defined id {@code id}; false if it is not
+     * defined or JFR is not initialized yet (then no recording exists, and the periodic hook will
+     * commit it in every chunk of any later recording).
+     */
+    public static boolean commitDefinition(int id) {
+        if (!Enablement.jfrReady()) {
+            return false;
+        }
+        String cls;
+        String name;
+        String desc;
+        int access;
+        synchronized (LOCK) {
+            if (id < 0 || id >= reserved || classNames[id] == null) {
+                return false;
+            }
+            cls = classNames[id];
+            name = methodNames[id];
+            desc = descriptors[id];
+            access = modifiers[id];
+        }
+        commit(id, cls, name, desc, access);
+        return true;
+    }
+
+    /**
+     * Commits a definition event for every defined id. Called by JFR's periodic hook (at the start
+     * and end of every chunk) and by the agent's re-emitter.
+     */
+    public static void commitAll() {
+        String[] cls;
+        String[] names;
+        String[] descs;
+        int[] access;
+        int count;
+        synchronized (LOCK) {
+            // A copy taken under the lock is a consistent view; committing happens outside it so
+            // that class definition is never blocked behind JFR.
+            count = reserved;
+            cls = java.util.Arrays.copyOf(classNames, count);
+            names = java.util.Arrays.copyOf(methodNames, count);
+            descs = java.util.Arrays.copyOf(descriptors, count);
+            access = java.util.Arrays.copyOf(modifiers, count);
+        }
+        for (int id = 0; id < count; id++) {
+            String c = cls[id];
+            if (c != null) {
+                commit(id, c, names[id], descs[id], access[id]);
+            }
+        }
+    }
+
+    private static void commit(int id, String cls, String name, String desc, int access) {
+        MethodDefinitionEvent event = new MethodDefinitionEvent();
+        if (event.shouldCommit()) {
+            event.methodId = id;
+            event.className = cls;
+            event.methodName = name;
+            event.descriptor = desc;
+            event.modifiers = access;
+            event.commit();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.minitrace.injector.runtime;
+
+/**
+ * The per-thread mutable state of the hooks: the thread's event sequence and a re-entrancy flag.
+ * One instance per thread (a virtual thread has its own), never shared, so no synchronization.
+ */
+final class ThreadState {
+    /** The sequence of the last committed minitrace event of this thread; the first event gets 1. */
+    long sequence;
+    /** True while a hook of this thread is committing an event: nested hook calls return at once. */
+    boolean busy;
+    /**
+     * Traced frames entered minus exited on this thread since {@link #epoch}; a constructor whose
+     * {@code super(…)} threw has no exit and stays counted until found stale.
+     */
+    int depth;
+    /** The enablement epoch this state belongs to; a change resets depth and pending constructors. */
+    int epoch;
+    /** Ids of constructors currently inside their {@code super(…)}/{@code this(…)} call. */
+    int[] pendingIds = new int[8];
+    /** The {@link #depth} of each pending constructor's own frame. */
+    int[] pendingDepths = new int[8];
+    /** Number of pending constructors. */
+    int pending;
+}

@@ -1,0 +1,78 @@
+package dev.minitrace.injector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AgentOptionsTest {
+
+    private static List<String> texts(List<?> filters) {
+        return filters.stream().map(Object::toString).toList();
+    }
+
+    @Test
+    void noOptionsMeansEverythingQuietly() {
+        for (String empty : new String[] {null, "", "  "}) {
+            AgentOptions o = AgentOptions.parse(empty);
+            assertEquals(List.of(), o.includes());
+            assertEquals(List.of(), o.excludes());
+            assertTrue(o.methodEvents() && o.lockEvents() && o.allocEvents());
+            assertFalse(o.verbose());
+        }
+    }
+
+    @Test
+    void fullSyntax() {
+        AgentOptions o = AgentOptions.parse("include=com.acme.*;com.foo.Bar::baz,exclude=::toString;@a.Generated,events=method+lock,verbose");
+        assertEquals(List.of("com.acme.*", "com.foo.Bar::baz"), texts(o.includes()));
+        assertEquals(List.of("::toString", "@a.Generated"), texts(o.excludes()));
+        assertTrue(o.methodEvents());
+        assertTrue(o.lockEvents());
+        assertFalse(o.allocEvents());
+        assertTrue(o.verbose());
+    }
+
+    @Test
+    void aCommaNotFollowedByAKeyContinuesThePreviousOption() {
+        AgentOptions o = AgentOptions.parse("events=method,lock,alloc,include=a.B,c.D::e,exclude=::x");
+        assertTrue(o.methodEvents() && o.lockEvents() && o.allocEvents());
+        assertEquals(List.of("a.B", "c.D::e"), texts(o.includes()));
+        assertEquals(List.of("::x"), texts(o.excludes()));
+        AgentOptions alloc = AgentOptions.parse("events=alloc");
+        assertFalse(alloc.methodEvents() || alloc.lockEvents());
+        assertTrue(alloc.allocEvents());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "bogus=1|unknown option 'bogus=1'; expected include=FILTERS, exclude=FILTERS, events=EVENTS or verbose",
+        "include=|option 'include=' has no filter",
+        "exclude=  |option 'exclude=' has no filter",
+        "include=a.B;;c.D|empty filter",
+        "include=com..acme|'com..acme' is not a qualified name",
+        "include=.acme|'.acme' is not a qualified name",
+        "include=acme.|'acme.' is not a qualified name",
+        "include=a.B::|no method name after '::'",
+        "include=a.B:c|a single ':'",
+        "include=::a.b|'a.b' is not a method name",
+        "include=@|'' is not a qualified name",
+        "include=a-b.C|'a-b.C' is not a qualified name",
+        "events=method+cpu|unknown event 'cpu'; expected method, lock or alloc",
+        "events=|unknown event ''",
+        "include=a.B,include=c.D|option 'include=' given twice",
+        "events=lock,events=alloc|option 'events=' given twice",
+        "verbose,foo|unknown option 'foo'",
+        "verbose=yes|unknown option 'verbose=yes'",
+    })
+    void malformedOptionsNameTheOptionAndWhatWasExpected(String options, String message) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(options));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line");
+    }
+}
