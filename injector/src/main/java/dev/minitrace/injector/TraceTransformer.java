@@ -18,7 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TraceTransformer implements ClassFileTransformer {
     /** Internal-name prefixes never instrumented, whatever the filters say. */
     private static final String[] NEVER = {
-        "dev/minitrace/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "com/sun/", "jdk/proxy",
+        // The agent itself: its hooks, its event classes and its shaded ASM (not the rest of
+        // dev.minitrace, such as the demo, which is an ordinary traced application).
+        "dev/minitrace/injector/", "dev/minitrace/events/", "dev/minitrace/shaded/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "com/sun/", "jdk/proxy",
     };
 
     private static final ThreadLocal<boolean[]> ACTIVE = new ThreadLocal<boolean[]>() {

@@ -19,10 +19,12 @@ class TraceTransformerTest {
     void onlyApplicationClassesOutsideProtectedPackagesAreEligible() {
         assertTrue(TraceTransformer.eligible(app, "com/acme/Foo", platform));
         assertTrue(TraceTransformer.eligible(app, "fixture/workload/Worker", platform));
+        assertTrue(TraceTransformer.eligible(app, "dev/minitrace/demo/DemoMain", platform), "the demo is an application");
         assertFalse(TraceTransformer.eligible(null, "com/acme/Foo", platform), "bootstrap loader");
         assertFalse(TraceTransformer.eligible(platform, "com/acme/Foo", platform), "platform loader");
         assertFalse(TraceTransformer.eligible(app, null, platform), "hidden class");
         for (String never : new String[] {"dev/minitrace/injector/Agent", "dev/minitrace/shaded/asm/ClassReader",
+            "dev/minitrace/events/MethodEntryEvent", "dev/minitrace/injector/runtime/Trace",
             "java/lang/Foo", "jdk/jfr/Event", "jdk/internal/misc/Unsafe", "sun/misc/Unsafe", "com/acme/Foo$$Lambda$14"}) {
             assertFalse(TraceTransformer.eligible(app, never, platform), never);
         }
