@@ -18,6 +18,10 @@ import picocli.CommandLine.Command;
             ConvertCommand.class,
             PrintCommand.class,
             SummaryCommand.class,
+            AttachCommand.class,
+            StopCommand.class,
+            DumpCommand.class,
+            ListCommand.class,
         },
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {

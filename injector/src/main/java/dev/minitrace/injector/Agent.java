@@ -1,5 +1,9 @@
 package dev.minitrace.injector;
 
+import dev.minitrace.injector.attach.AttachRequest;
+import dev.minitrace.injector.attach.AttachSession;
+import dev.minitrace.injector.attach.Filters;
+import dev.minitrace.injector.attach.Instrumenter;
 import dev.minitrace.injector.runtime.Enablement;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.Trace;
@@ -26,8 +30,8 @@ import java.lang.instrument.Instrumentation;
  *
  * <p>A malformed option prints one line, {@code minitrace: bad agent option: …}, and halts the JVM
  * with status 1 before {@code main} runs (the JVM would otherwise print a long stack for a failing
- * {@code premain}). When loaded into a running JVM ({@code agentmain}) it throws instead: an
- * attached agent must not stop the application. Classes loaded before the agent are not traced.
+ * {@code premain}). When loaded into a running JVM ({@code agentmain}) it never throws or stops
+ * the application: {@code mt attach} (see {@link AttachSession}) gets the error as its answer.
  */
 public final class Agent {
     private Agent() {
@@ -47,17 +51,63 @@ public final class Agent {
         start(options, inst);
     }
 
-    /** Entry point for dynamic attach; classes already loaded are not traced. */
+    /**
+     * Entry point for dynamic attach ({@code VirtualMachine.loadAgent}). With an
+     * {@link AttachRequest} (what {@code mt attach} and {@code mt stop} send) it starts or ends an
+     * {@link AttachSession} and answers in the system property {@code minitrace.reply.TOKEN}; it
+     * never throws into the target. Plain agent options (no {@code cmd=}) keep the old meaning:
+     * trace the classes loaded from now on; a bad option is named in one line on stderr and the
+     * agent does not start.
+     */
     public static void agentmain(String args, Instrumentation inst) {
-        start(AgentOptions.parse(args), inst);
+        if (args == null || !args.startsWith(AttachRequest.PREFIX)) {
+            try {
+                start(AgentOptions.parse(args), inst);
+            } catch (IllegalArgumentException e) {
+                System.err.println("minitrace: bad agent option, agent not started: " + e.getMessage());
+            }
+            return;
+        }
+        String replyKey = REPLY_PREFIX;
+        String reply;
+        try {
+            AttachRequest request = AttachRequest.parse(args);
+            replyKey = REPLY_PREFIX + request.reply();
+            if (premain) {
+                throw new IllegalStateException("MiniTrace is already loaded in this JVM with -javaagent");
+            }
+            preload();
+            reply = "ok " + (request.command().equals("start") ? AttachSession.start(request, inst) : AttachSession.stop());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            reply = "error " + e.getMessage();
+        } catch (Throwable t) {
+            reply = "error " + t;
+        }
+        try {
+            // Keep at most one reply in the target: remove the answers to earlier requests.
+            for (Object key : System.getProperties().keySet().toArray()) {
+                if (key instanceof String k && k.startsWith(REPLY_PREFIX)) {
+                    System.clearProperty(k);
+                }
+            }
+        } catch (Throwable ignored) {
+            // a concurrent change of the properties; the old reply stays, harmlessly
+        }
+        System.setProperty(replyKey, reply.replace('\n', ' '));
     }
 
-    private static void start(AgentOptions options, Instrumentation inst) {
+    /** The prefix of the system property that carries the answer to an attach request. */
+    public static final String REPLY_PREFIX = "minitrace.reply.";
+
+    /** True once started by {@code -javaagent} (then attach requests are refused). */
+    private static volatile boolean premain;
+
+    private static void preload() {
         // Load the hooks' classes before the transformer exists, so that it never triggers their
         // loading mid-transform. The event classes are left alone: loading a jdk.jfr.Event
         // subclass initializes JFR (measured: 0.2 s of start-up), which only a recording needs;
         // Enablement loads them when JFR initializes.
-        Class<?>[] preload = {Trace.class, MethodRegistry.class, Enablement.class};
+        Class<?>[] preload = {Trace.class, MethodRegistry.class, Enablement.class, Instrumenter.class, Filters.class};
         for (Class<?> c : preload) {
             try {
                 Class.forName(c.getName(), true, Agent.class.getClassLoader());
@@ -65,12 +115,22 @@ public final class Agent {
                 throw new IllegalStateException("minitrace agent jar is incomplete: " + c.getName(), e);
             }
         }
-        TraceTransformer transformer = new TraceTransformer(options);
+    }
+
+    private static void start(AgentOptions options, Instrumentation inst) {
+        preload();
+        premain = true;
+        System.setProperty(AttachSession.STATE_PROPERTY, "premain");
+        // Registered with retransformation (when the JVM allows it) so that the filter setting of
+        // a recording can change the selection later (see Filters).
+        TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
+        Instrumenter instrumenter = new Instrumenter(inst, transformer);
         try {
             Enablement.install();
         } catch (Throwable t) {
             System.err.println("minitrace: JFR is not available, tracing stays off: " + t);
         }
-        inst.addTransformer(transformer, false);
+        instrumenter.install();
+        Filters.use(instrumenter);
     }
 }

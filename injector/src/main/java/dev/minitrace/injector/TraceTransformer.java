@@ -1,6 +1,7 @@
 package dev.minitrace.injector;
 
 import dev.minitrace.injector.asm.ClassTransformer;
+import dev.minitrace.injector.filter.MethodSelector;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
@@ -30,17 +31,77 @@ public final class TraceTransformer implements ClassFileTransformer {
         }
     };
 
-    private final ClassTransformer transformer;
+    private final AgentOptions options;
+    /** The rewriter for the current selection; replaced when the selection changes. */
+    private volatile ClassTransformer transformer;
+    private volatile MethodSelector selector;
+    /** Whether the transformer is registered as retransformation-capable (then it instruments retransformed classes too). */
+    private final boolean retransforming;
+    /** Classes currently rewritten by this transformer, as {@link #key} strings. */
+    private final Set<String> changed = ConcurrentHashMap.newKeySet();
     private final boolean verbose;
     private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
     private final ClassLoader agentLoader = TraceTransformer.class.getClassLoader();
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
-    /** Creates the transformer for the parsed options. */
+    /** Creates the transformer for the parsed options, for classes as they are loaded only. */
     public TraceTransformer(AgentOptions options) {
-        this.transformer = new ClassTransformer(options.selector(), options.methodEvents(), options.lockEvents(),
-                options.allocEvents());
+        this(options, false);
+    }
+
+    /**
+     * Creates the transformer for the parsed options.
+     *
+     * @param retransforming true when it is registered with {@code canRetransform}: it then
+     *     instruments classes being retransformed as well, and keeps track of the classes it changed
+     */
+    public TraceTransformer(AgentOptions options, boolean retransforming) {
+        this.options = options;
+        this.retransforming = retransforming;
         this.verbose = options.verbose();
+        select(options.selector());
+    }
+
+    /** Uses {@code newSelector} for every class transformed from now on. */
+    public void select(MethodSelector newSelector) {
+        this.selector = newSelector;
+        this.transformer = new ClassTransformer(newSelector, options.methodEvents(), options.lockEvents(),
+                options.allocEvents());
+    }
+
+    /** The current selection. */
+    public MethodSelector selector() {
+        return selector;
+    }
+
+    /** The options this transformer was made with. */
+    public AgentOptions options() {
+        return options;
+    }
+
+    /** Whether {@code c} is currently rewritten by this transformer. */
+    public boolean changed(Class<?> c) {
+        return changed.contains(key(c.getClassLoader(), c.getName().replace('.', '/')));
+    }
+
+    /** The number of classes currently rewritten by this transformer. */
+    public int changedCount() {
+        return changed.size();
+    }
+
+    /**
+     * Whether a loaded class may be retransformed by this agent at all: eligible by loader and
+     * name (whatever the filters say), and able to see the hooks. Loads nothing.
+     */
+    public boolean eligible(Class<?> c) {
+        ClassLoader loader = c.getClassLoader();
+        return !c.isArray() && !c.isPrimitive() && !c.isHidden()
+                && eligible(loader, c.getName().replace('.', '/'), platformLoader) && seesAgent(loader, agentLoader);
+    }
+
+    /** Identifies a class by its loader and internal name (the Class object may not exist yet). */
+    private static String key(ClassLoader loader, String internalName) {
+        return internalName + "@" + System.identityHashCode(loader);
     }
 
     /** Whether classes of this loader and name are eligible at all (before filters). */
@@ -76,7 +137,7 @@ public final class TraceTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if (classBeingRedefined != null || !eligible(loader, className, platformLoader)) {
+        if ((classBeingRedefined != null && !retransforming) || !eligible(loader, className, platformLoader)) {
             return null;
         }
         boolean[] active;
@@ -97,6 +158,9 @@ public final class TraceTransformer implements ClassFileTransformer {
         try {
             ClassTransformer.Result result = transformer.transform(classfileBuffer);
             if (result == null) {
+                if (retransforming) {
+                    changed.remove(key(loader, className));
+                }
                 return null;
             }
             List<String[]> methods = result.methods();
@@ -107,12 +171,18 @@ public final class TraceTransformer implements ClassFileTransformer {
             for (int i = 0; i < methods.size(); i++) {
                 MethodRegistry.commitDefinition(result.firstId() + i);
             }
+            if (retransforming) {
+                changed.add(key(loader, className));
+            }
             if (verbose) {
                 System.err.println("minitrace: instrumented " + className.replace('/', '.') + " (" + methods.size()
                         + " methods)");
             }
             return result.bytes();
         } catch (Throwable t) {
+            if (retransforming) {
+                changed.remove(key(loader, className));
+            }
             report(className.replace('/', '.'), t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
             return null;
         } finally {

@@ -5,6 +5,7 @@ import jdk.jfr.Description;
 import jdk.jfr.Enabled;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
+import jdk.jfr.SettingDefinition;
 import jdk.jfr.StackTrace;
 
 /** A traced method, constructor or static initializer was entered. */
@@ -25,4 +26,16 @@ public final class MethodEntryEvent extends jdk.jfr.Event {
     @Label("Sequence")
     @Description("Per-thread sequence number of this event among all minitrace events of its thread")
     public long sequence;
+
+    /**
+     * The {@code filter} setting (see {@link FilterSetting}): it selects what the agent
+     * instruments and never filters single events, so it always accepts.
+     */
+    @Name("filter")
+    @Label("Filter")
+    @Description("Methods the MiniTrace agent instruments (JEP 520-style filters joined by ';'); several recordings trace the union")
+    @SettingDefinition
+    protected boolean filter(FilterSetting setting) {
+        return true;
+    }
 }

@@ -59,4 +59,36 @@ public final class MethodSelector {
         }
         return true;
     }
+
+    /**
+     * What decides the selection of {@code className}'s methods: the filters that may match the
+     * class (a filter that cannot match the class name cannot match any of its methods). Two
+     * selectors give a class the same methods when its keys are equal, so a change of selection
+     * only needs to retransform the classes whose key changed.
+     */
+    public String classKey(String className) {
+        StringBuilder b = new StringBuilder(includes.isEmpty() ? "*" : "+");
+        for (Filter f : includes) {
+            if (f.mayMatchClass(className)) {
+                b.append(f).append(';');
+            }
+        }
+        b.append('-');
+        for (Filter f : excludes) {
+            if (f.mayMatchClass(className)) {
+                b.append(f).append(';');
+            }
+        }
+        return b.toString();
+    }
+
+    /** The include filters. */
+    public List<Filter> includes() {
+        return includes;
+    }
+
+    /** The exclude filters. */
+    public List<Filter> excludes() {
+        return excludes;
+    }
 }

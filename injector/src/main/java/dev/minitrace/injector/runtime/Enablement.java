@@ -32,6 +32,8 @@ public final class Enablement implements FlightRecorderListener {
     }
 
     private static boolean definitionsHooked;
+    private static boolean installed;
+    private static final Runnable COMMIT_ALL = MethodRegistry::commitAll;
     /** True once JFR is initialized: before that no recording exists and no event is worth committing. */
     private static volatile boolean jfrReady;
 
@@ -46,7 +48,11 @@ public final class Enablement implements FlightRecorderListener {
      * Registering that hook initializes JFR's event metadata, which costs start-up time, so a JVM
      * that never records does not pay for it.
      */
-    public static void install() {
+    public static synchronized void install() {
+        if (installed) {
+            return;
+        }
+        installed = true;
         FlightRecorder.addListener(INSTANCE);
         if (FlightRecorder.isInitialized()) {
             hookDefinitions();
@@ -57,9 +63,26 @@ public final class Enablement implements FlightRecorderListener {
     private static synchronized void hookDefinitions() {
         if (!definitionsHooked) {
             definitionsHooked = true;
-            FlightRecorder.addPeriodicEvent(MethodDefinitionEvent.class, MethodRegistry::commitAll);
+            FlightRecorder.addPeriodicEvent(MethodDefinitionEvent.class, COMMIT_ALL);
             jfrReady = true;
         }
+    }
+
+    /**
+     * Undoes {@link #install} when an attached agent detaches: the listener and the periodic hook
+     * go, and every hook is switched off. A later {@link #install} sets them up again.
+     */
+    public static synchronized void uninstall() {
+        if (!installed) {
+            return;
+        }
+        installed = false;
+        FlightRecorder.removeListener(INSTANCE);
+        if (definitionsHooked) {
+            definitionsHooked = false;
+            FlightRecorder.removePeriodicEvent(COMMIT_ALL);
+        }
+        Trace.setEnabled(false, false, false);
     }
 
     @Override

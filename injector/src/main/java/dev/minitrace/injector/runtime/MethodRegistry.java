@@ -53,6 +53,18 @@ public final class MethodRegistry {
         }
     }
 
+    /**
+     * Forgets every definition once no class uses the ids any more (an attached agent restored
+     * the original classes); ids are never reused, so a later attach reserves fresh ones.
+     */
+    public static void forgetAll() {
+        synchronized (LOCK) {
+            java.util.Arrays.fill(classNames, null);
+            java.util.Arrays.fill(methodNames, null);
+            java.util.Arrays.fill(descriptors, null);
+        }
+    }
+
     /** The number of reserved ids (defined or not). */
     public static int size() {
         synchronized (LOCK) {

@@ -1,0 +1,216 @@
+package dev.minitrace.injector.attach;
+
+import dev.minitrace.injector.AgentOptions;
+import dev.minitrace.injector.TraceTransformer;
+import dev.minitrace.injector.runtime.Enablement;
+import dev.minitrace.injector.runtime.MethodRegistry;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.text.ParseException;
+import java.util.Map;
+import jdk.jfr.Configuration;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+
+/**
+ * One attach of the agent to a running JVM: the transformer registered with retransformation,
+ * the loaded classes it instruments, and the JFR recording named {@value #RECORDING}. The session
+ * ends when {@code mt stop} asks, when the recording's duration passes, or when someone stops the
+ * recording: the recording is written to its file, then every changed class gets its original
+ * bytecode back and the agent's JFR hooks are removed.
+ *
+ * <p>The agent's classes stay loaded by the system class loader after a session ends, so a later
+ * attach of the same jar finds this class's static state: at most one session at a time, and a
+ * new one can start once the previous one has ended.
+ */
+public final class AttachSession implements FlightRecorderListener {
+    /** The name of the session's recording. */
+    public static final String RECORDING = "minitrace";
+    /** System property set while a session runs: {@code attached}; {@code premain} for -javaagent. */
+    public static final String STATE_PROPERTY = "minitrace.agent";
+    /** System property describing how the last session ended. */
+    public static final String LAST_PROPERTY = "minitrace.last";
+
+    private static AttachSession current;
+
+    private final Instrumenter instrumenter;
+    private final Recording recording;
+    private final Path out;
+    private final Path partial;
+    private boolean ended;
+    private String outcome;
+
+    private AttachSession(Instrumenter instrumenter, Recording recording, Path out, Path partial) {
+        this.instrumenter = instrumenter;
+        this.recording = recording;
+        this.out = out;
+        this.partial = partial;
+    }
+
+    /** The running session, or null. */
+    public static synchronized AttachSession current() {
+        return current;
+    }
+
+    /**
+     * Starts a session.
+     *
+     * @return a one-line description of what was done
+     * @throws IllegalArgumentException for bad options (the JVM is left untouched)
+     * @throws IllegalStateException when a session already runs or a recording named minitrace exists
+     */
+    public static synchronized String start(AttachRequest request, Instrumentation inst) throws IOException, ParseException {
+        if (current != null) {
+            throw new IllegalStateException("MiniTrace is already attached to this JVM (recording to " + current.out + ")");
+        }
+        AgentOptions options = AgentOptions.parse(request.options());
+        if (!inst.isRetransformClassesSupported()) {
+            throw new IllegalStateException("this JVM cannot retransform classes");
+        }
+        for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (RECORDING.equals(r.getName()) && r.getState() != RecordingState.CLOSED) {
+                throw new IllegalStateException("a recording named '" + RECORDING + "' already exists in this JVM");
+            }
+        }
+        Path out = request.out() == null ? Path.of(RECORDING + ".jfr").toAbsolutePath() : request.out().toAbsolutePath();
+        Map<String, String> settings = request.jfc() == null ? defaultSettings()
+                : Configuration.create(request.jfc()).getSettings();
+        Path partial = out.resolveSibling("." + out.getFileName() + ".part");
+        Files.deleteIfExists(partial);
+
+        TraceTransformer transformer = new TraceTransformer(options, true);
+        Instrumenter instrumenter = new Instrumenter(inst, transformer);
+        Recording recording = new Recording(settings);
+        recording.setName(RECORDING);
+        recording.setToDisk(true);
+        recording.setMaxSize(0);
+        recording.setDestination(partial);
+        if (request.duration() != null) {
+            recording.setDuration(request.duration());
+        }
+        AttachSession session = new AttachSession(instrumenter, recording, out, partial);
+        long t0 = System.nanoTime();
+        Enablement.install();
+        instrumenter.install();
+        int classes;
+        try {
+            classes = instrumenter.instrumentLoaded();
+        } catch (Throwable t) {
+            instrumenter.restore();
+            throw t;
+        }
+        long t1 = System.nanoTime();
+        Filters.use(instrumenter);
+        FlightRecorder.addListener(session);
+        recording.start();
+        current = session;
+        System.setProperty(STATE_PROPERTY, "attached");
+        return "tracing: instrumented " + classes + " loaded classes in " + millis(t1 - t0) + " ms; recording '"
+                + RECORDING + "' will be written to " + out;
+    }
+
+    /** Ends the running session, if any, and returns what happened. */
+    public static String stop() {
+        AttachSession session;
+        synchronized (AttachSession.class) {
+            session = current;
+        }
+        if (session == null) {
+            throw new IllegalStateException("MiniTrace is not attached to this JVM");
+        }
+        return session.end();
+    }
+
+    @Override
+    public void recordingStateChanged(Recording r) {
+        if (r == recording && (r.getState() == RecordingState.STOPPED || r.getState() == RecordingState.CLOSED)) {
+            // Not on JFR's thread, which holds the recorder's lock while it notifies.
+            Thread t = new Thread(this::end, "minitrace-detach");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Writes the recording, restores the original classes and removes the hooks; idempotent. */
+    synchronized String end() {
+        if (ended) {
+            return outcome;
+        }
+        ended = true;
+        StringBuilder result = new StringBuilder();
+        try {
+            FlightRecorder.removeListener(this);
+        } catch (Throwable ignored) {
+            // already gone
+        }
+        try {
+            if (recording.getState() == RecordingState.RUNNING || recording.getState() == RecordingState.DELAYED) {
+                recording.stop();
+            }
+            recording.close();
+            if (Files.exists(partial)) {
+                move(partial, out);
+                result.append("recording written to ").append(out);
+            } else {
+                result.append("no recording written (it was closed without being written)");
+            }
+        } catch (Throwable t) {
+            result.append("could not write the recording: ").append(t);
+        }
+        long t0 = System.nanoTime();
+        int restored = 0;
+        try {
+            Filters.release(instrumenter);
+            restored = instrumenter.restore();
+        } catch (Throwable t) {
+            result.append("; could not restore every class: ").append(t);
+        }
+        long t1 = System.nanoTime();
+        try {
+            Enablement.uninstall();
+            MethodRegistry.forgetAll();
+        } catch (Throwable ignored) {
+            // JFR may be shutting down
+        }
+        result.append("; restored the original bytecode of ").append(restored).append(" classes in ")
+                .append(millis(t1 - t0)).append(" ms");
+        outcome = result.toString();
+        synchronized (AttachSession.class) {
+            if (current == this) {
+                current = null;
+            }
+        }
+        System.clearProperty(STATE_PROPERTY);
+        System.setProperty(LAST_PROPERTY, outcome);
+        return outcome;
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static Map<String, String> defaultSettings() {
+        Map<String, String> s = new java.util.HashMap<>();
+        for (String e : new String[] {"minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.LockAcquire",
+            "minitrace.LockRelease", "minitrace.ObjectAlloc", "minitrace.MethodCapture"}) {
+            s.put(e + "#enabled", "true");
+        }
+        s.put("minitrace.MethodDefinition#enabled", "true");
+        s.put("minitrace.MethodDefinition#period", "everyChunk");
+        return s;
+    }
+
+    private static String millis(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
+    }
+}

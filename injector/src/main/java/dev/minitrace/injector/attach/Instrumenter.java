@@ -1,0 +1,137 @@
+package dev.minitrace.injector.attach;
+
+import dev.minitrace.injector.TraceTransformer;
+import dev.minitrace.injector.filter.MethodSelector;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The agent's live instrumentation in one JVM: its {@link TraceTransformer}, registered with
+ * retransformation, and the operations that change which loaded classes carry hooks — instrument
+ * the classes loaded before the agent, switch to another selection (retransforming only the
+ * classes whose selection changed), and restore every changed class's original bytecode.
+ *
+ * <p>Retransformation runs in batches; a batch that fails is retried class by class, and a class
+ * that cannot be retransformed is named once on stderr and skipped.
+ */
+public final class Instrumenter {
+    /** Classes per {@code retransformClasses} call: bounds the time the JVM holds its locks at once. */
+    static final int BATCH = 200;
+
+    private final Instrumentation inst;
+    private final TraceTransformer transformer;
+    private final boolean retransform;
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    /** Wraps a transformer; {@link #install} registers it. */
+    public Instrumenter(Instrumentation inst, TraceTransformer transformer) {
+        this.inst = inst;
+        this.transformer = transformer;
+        this.retransform = inst.isRetransformClassesSupported();
+    }
+
+    /** The transformer. */
+    public TraceTransformer transformer() {
+        return transformer;
+    }
+
+    /** Registers the transformer (retransformation-capable when the JVM supports it). */
+    public void install() {
+        inst.addTransformer(transformer, retransform);
+    }
+
+    /**
+     * Instruments the already loaded classes the current selection may trace.
+     *
+     * @return the number of classes retransformed
+     */
+    public int instrumentLoaded() {
+        MethodSelector selector = transformer.selector();
+        List<Class<?>> todo = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (candidate(c) && selector.mayTraceClass(c.getName())) {
+                todo.add(c);
+            }
+        }
+        return retransform(todo);
+    }
+
+    /**
+     * Switches to {@code next} and retransforms the loaded classes whose selection differs
+     * (see {@link MethodSelector#classKey}): those instrumented now or that {@code next} may trace.
+     *
+     * @return the number of classes retransformed
+     */
+    public synchronized int reselect(MethodSelector next) {
+        MethodSelector previous = transformer.selector();
+        transformer.select(next);
+        List<Class<?>> todo = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (!candidate(c)) {
+                continue;
+            }
+            String name = c.getName();
+            if ((transformer.changed(c) || next.mayTraceClass(name)) && !previous.classKey(name).equals(next.classKey(name))) {
+                todo.add(c);
+            }
+        }
+        return retransform(todo);
+    }
+
+    /**
+     * Removes the transformer, then retransforms every class it changed: with no transformer left
+     * to rewrite them, they get their original bytecode back.
+     *
+     * @return the number of classes restored
+     */
+    public synchronized int restore() {
+        inst.removeTransformer(transformer);
+        List<Class<?>> todo = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (transformer.changed(c) && inst.isModifiableClass(c)) {
+                todo.add(c);
+            }
+        }
+        return retransform(todo);
+    }
+
+    private boolean candidate(Class<?> c) {
+        try {
+            return inst.isModifiableClass(c) && transformer.eligible(c);
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private int retransform(List<Class<?>> classes) {
+        if (!retransform || classes.isEmpty()) {
+            return 0;
+        }
+        int done = 0;
+        for (int from = 0; from < classes.size(); from += BATCH) {
+            List<Class<?>> batch = classes.subList(from, Math.min(classes.size(), from + BATCH));
+            try {
+                inst.retransformClasses(batch.toArray(new Class<?>[0]));
+                done += batch.size();
+            } catch (Throwable batchFailure) {
+                // One bad class fails the whole call: find it by retrying one by one.
+                for (Class<?> c : batch) {
+                    try {
+                        inst.retransformClasses(c);
+                        done++;
+                    } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                        if (reported.add(c.getName())) {
+                            System.err.println("minitrace: cannot retransform " + c.getName() + ": "
+                                    + String.valueOf(e).replace('\n', ' '));
+                        }
+                    }
+                }
+            }
+        }
+        return done;
+    }
+}
