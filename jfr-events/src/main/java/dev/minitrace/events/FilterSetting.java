@@ -15,9 +15,11 @@ import jdk.jfr.SettingControl;
  * {@code .jfc}, on {@code -XX:StartFlightRecording} or on {@code jcmd JFR.start}.
  *
  * <p>Several running recordings trace the union of their filters; a recording that does not set
- * the filter (empty value) adds nothing to the union. The combined value is handed to the agent,
- * which re-instruments the classes whose selection changed. JFR instantiates this class itself,
- * so it is public with a public no-argument constructor.
+ * the filter (empty value) adds nothing to the union. A new value is the agent's signal to
+ * recompute the selection; the agent reads the filters from the running recordings' own settings
+ * rather than trusting the value, because JDK 17's JFR drops what {@link #combine} returns for a
+ * setting defined outside the JDK and passes null instead (fixed in later JDKs). JFR instantiates
+ * this class itself, so it is public with a public no-argument constructor.
  */
 @Name("filter")
 @Label("Filter")

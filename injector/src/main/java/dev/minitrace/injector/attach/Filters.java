@@ -5,8 +5,14 @@ import dev.minitrace.injector.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 
 /**
  * Applies the {@code minitrace.MethodEntry#filter} setting of the running recordings (see
@@ -19,41 +25,94 @@ import java.util.concurrent.Executors;
  * daemon thread of its own, never on JFR's (which holds the recorder lock while it sets values);
  * when it is done, the system property {@value #APPLIED_PROPERTY} names the filter in force.
  */
-public final class Filters {
+public final class Filters implements FlightRecorderListener {
+    /** The setting's key in {@link Recording#getSettings()}. */
+    static final String SETTING = "minitrace.MethodEntry#filter";
+    private static final Filters LISTENER = new Filters();
+
     /** System property naming the filter in force once it is applied ({@code ""}: the agent's options). */
     public static final String APPLIED_PROPERTY = "minitrace.filter";
 
-    private static Instrumenter target;
+    /** Guards the selection state; never held while calling into JFR (whose lock JFR holds while it calls us). */
+    private static final Object APPLY_LOCK = new Object();
+    private static final Object WORKER_LOCK = new Object();
+    private static volatile Instrumenter target;
     private static MethodSelector staticSelector;
-    private static String applied = "";
+    private static volatile String applied = "";
     private static ExecutorService worker;
 
     private Filters() {
     }
 
     /** Makes {@code instrumenter} follow the filter setting from now on (its current selection is the static one). */
-    public static synchronized void use(Instrumenter instrumenter) {
-        target = instrumenter;
-        staticSelector = instrumenter.transformer().selector();
-        applied = "";
-        FilterSetting.listen(Filters::changed);
+    public static void use(Instrumenter instrumenter) {
+        synchronized (APPLY_LOCK) {
+            target = instrumenter;
+            staticSelector = instrumenter.transformer().selector();
+            applied = "";
+        }
+        FilterSetting.listen(value -> changed());
+        FlightRecorder.addListener(LISTENER);
     }
 
     /** Stops following the setting (before {@code instrumenter} is restored). */
-    public static synchronized void release(Instrumenter instrumenter) {
-        if (target == instrumenter) {
+    public static void release(Instrumenter instrumenter) {
+        synchronized (APPLY_LOCK) {
+            if (target != instrumenter) {
+                return;
+            }
             target = null;
-            FilterSetting.listen(null);
             System.clearProperty(APPLIED_PROPERTY);
         }
+        FilterSetting.listen(null);
+        FlightRecorder.removeListener(LISTENER);
     }
 
-    private static void changed(String value) {
+    @Override
+    public void recordingStateChanged(Recording recording) {
+        changed();
+    }
+
+    /**
+     * The union of the filters the running recordings set, each filter once, in a stable order;
+     * {@code ""} when none sets one.
+     */
+    static String runningFilters() {
+        if (!FlightRecorder.isInitialized()) {
+            return "";
+        }
+        Set<String> union = new TreeSet<>();
+        for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (r.getState() != RecordingState.RUNNING) {
+                continue;
+            }
+            String v = r.getSettings().get(SETTING);
+            if (v != null) {
+                for (String f : v.split(";")) {
+                    if (!f.isBlank()) {
+                        union.add(f.trim());
+                    }
+                }
+            }
+        }
+        return String.join(";", union);
+    }
+
+    private static void changed() {
+        if (target == null) {
+            return;
+        }
         ExecutorService w;
-        synchronized (Filters.class) {
-            if (target == null || (value.equals(applied) && worker == null)) {
+        try {
+            // JFR calls in holding its recorder lock, which this thread may take again; the
+            // retransformation itself runs on the worker.
+            if (runningFilters().equals(applied) && worker == null) {
                 return; // nothing to do, and no thread started for nothing
             }
+        } catch (Throwable t) {
+            return;
+        }
+        synchronized (WORKER_LOCK) {
             if (worker == null) {
                 worker = Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, "minitrace-filter");
@@ -63,37 +122,42 @@ public final class Filters {
             }
             w = worker;
         }
-        w.execute(() -> apply(value));
+        w.execute(Filters::apply);
     }
 
-    private static synchronized void apply(String value) {
-        if (target == null) {
-            return;
-        }
-        // Always apply the latest value: an older queued one may run after a newer was set.
-        String latest = FilterSetting.current();
-        if (latest.equals(applied)) {
-            System.setProperty(APPLIED_PROPERTY, applied);
-            return;
-        }
-        MethodSelector next = staticSelector;
-        if (!latest.isBlank()) {
-            try {
-                List<Filter> filters = new ArrayList<>();
-                for (String f : latest.split(";")) {
-                    filters.add(Filter.parse(f));
-                }
-                next = new MethodSelector(filters, staticSelector.excludes());
-            } catch (IllegalArgumentException e) {
-                System.err.println("minitrace: ignoring the recording's filter setting '" + latest + "': " + e.getMessage());
-            }
-        }
+    private static void apply() {
+        String latest;
         try {
-            target.reselect(next);
+            latest = runningFilters();
         } catch (Throwable t) {
-            System.err.println("minitrace: could not apply the filter setting '" + latest + "': " + t);
+            return; // JFR shutting down
         }
-        applied = latest;
-        System.setProperty(APPLIED_PROPERTY, applied);
+        synchronized (APPLY_LOCK) {
+            Instrumenter t = target;
+            if (t == null) {
+                return;
+            }
+            if (!latest.equals(applied)) {
+                MethodSelector next = staticSelector;
+                if (!latest.isBlank()) {
+                    try {
+                        List<Filter> filters = new ArrayList<>();
+                        for (String f : latest.split(";")) {
+                            filters.add(Filter.parse(f));
+                        }
+                        next = new MethodSelector(filters, staticSelector.excludes());
+                    } catch (IllegalArgumentException e) {
+                        System.err.println("minitrace: ignoring the recording's filter setting '" + latest + "': " + e.getMessage());
+                    }
+                }
+                try {
+                    t.reselect(next);
+                } catch (Throwable e) {
+                    System.err.println("minitrace: could not apply the filter setting '" + latest + "': " + e);
+                }
+                applied = latest;
+            }
+            System.setProperty(APPLIED_PROPERTY, applied);
+        }
     }
 }

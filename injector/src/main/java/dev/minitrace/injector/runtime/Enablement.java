@@ -33,6 +33,7 @@ public final class Enablement implements FlightRecorderListener {
 
     private static boolean definitionsHooked;
     private static boolean installed;
+    private static final Object INSTALL_LOCK = new Object();
     private static final Runnable COMMIT_ALL = MethodRegistry::commitAll;
     /** True once JFR is initialized: before that no recording exists and no event is worth committing. */
     private static volatile boolean jfrReady;
@@ -48,11 +49,15 @@ public final class Enablement implements FlightRecorderListener {
      * Registering that hook initializes JFR's event metadata, which costs start-up time, so a JVM
      * that never records does not pay for it.
      */
-    public static synchronized void install() {
-        if (installed) {
-            return;
+    public static void install() {
+        // Not synchronized on the class: JFR calls update() holding its own lock, and
+        // addListener below takes that lock.
+        synchronized (INSTALL_LOCK) {
+            if (installed) {
+                return;
+            }
+            installed = true;
         }
-        installed = true;
         FlightRecorder.addListener(INSTANCE);
         if (FlightRecorder.isInitialized()) {
             hookDefinitions();
@@ -72,17 +77,25 @@ public final class Enablement implements FlightRecorderListener {
      * Undoes {@link #install} when an attached agent detaches: the listener and the periodic hook
      * go, and every hook is switched off. A later {@link #install} sets them up again.
      */
-    public static synchronized void uninstall() {
-        if (!installed) {
-            return;
+    public static void uninstall() {
+        synchronized (INSTALL_LOCK) {
+            if (!installed) {
+                return;
+            }
+            installed = false;
         }
-        installed = false;
         FlightRecorder.removeListener(INSTANCE);
-        if (definitionsHooked) {
+        boolean hooked;
+        synchronized (Enablement.class) {
+            hooked = definitionsHooked;
             definitionsHooked = false;
+        }
+        if (hooked) {
             FlightRecorder.removePeriodicEvent(COMMIT_ALL);
         }
-        Trace.setEnabled(false, false, false);
+        synchronized (Enablement.class) {
+            Trace.setEnabled(false, false, false);
+        }
     }
 
     @Override
