@@ -1,0 +1,132 @@
+package dev.minitrace.injector.attach;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minitrace.events.EventNames;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Attach to a child JVM started without any agent: classes loaded before and after the attach are
+ * traced, stop gives every class its original bytes back (checked with a test-only transformer
+ * that runs after MiniTrace's and so sees what the JVM installs), and attaching again works.
+ */
+class AttachIT {
+    private static final String HOOKS = "dev/minitrace/injector/runtime/Trace";
+
+    @Test
+    void attachTracesLoadedAndNewClassesAndStopRestoresTheOriginalBytes(@TempDir Path dir) throws Exception {
+        try (TargetProcess target = TargetProcess.start(dir)) {
+            // Before MiniTrace: the probe's retransformation of Early gives its original bytes.
+            target.probe("before.jar", "register before " + dir);
+            target.probe("before.jar", "retransform fixture.attach.Early");
+            byte[] earlyOriginal = Files.readAllBytes(dir.resolve("before-Early-0.class"));
+            assertFalse(contains(earlyOriginal, HOOKS));
+
+            Path first = dir.resolve("first.jfr");
+            String reply = target.attach("include=fixture.attach.*", first);
+            assertTrue(reply.startsWith("ok tracing: instrumented "), reply);
+            assertEquals("attached", target.properties().getProperty("minitrace.agent"));
+            // A probe loaded after MiniTrace sees MiniTrace's output: the bytes the JVM installs.
+            target.probe("after.jar", "register after " + dir);
+            target.probe("after.jar", "retransform fixture.attach.Early");
+            assertTrue(contains(Files.readAllBytes(dir.resolve("after-Early-0.class")), HOOKS), "Early instrumented");
+
+            Files.writeString(dir.resolve("load-late"), "now");
+            TargetProcess.awaitFile(dir.resolve("late-loaded"), target.process);
+            assertTrue(contains(Files.readAllBytes(dir.resolve("after-Late-0.class")), HOOKS), "Late instrumented on load");
+
+            reply = target.stop();
+            assertTrue(reply.startsWith("ok recording written to " + first), reply);
+            assertNull(target.properties().getProperty("minitrace.agent"));
+            // The restoring retransformation went through the probe: those are the installed bytes.
+            assertArrayEquals(earlyOriginal, Files.readAllBytes(dir.resolve(restored(dir, "after-Early"))));
+            assertArrayEquals(Files.readAllBytes(TargetProcess.TEST_CLASSES.resolve("fixture/attach/Late.class")),
+                    Files.readAllBytes(dir.resolve(restored(dir, "after-Late"))), "Late back to its class file");
+
+            Map<String, Integer> calls = entries(first);
+            assertTrue(calls.getOrDefault("Early.work", 0) > 0, "Early, loaded before the attach: " + calls);
+            assertTrue(calls.getOrDefault("Late.work", 0) > 0, "Late, loaded after the attach: " + calls);
+            assertTrue(calls.getOrDefault("Early.twice", 0) > 0, calls.toString());
+
+            // Attaching again later works and traces both classes again.
+            Path second = dir.resolve("second.jfr");
+            reply = target.attach("include=fixture.attach.Late", second);
+            assertTrue(reply.startsWith("ok tracing: instrumented 1 loaded classes"), reply);
+            reply = target.stop();
+            assertTrue(reply.startsWith("ok recording written to " + second), reply);
+            Map<String, Integer> again = entries(second);
+            assertFalse(again.containsKey("Early.work"), again.toString());
+            assertArrayEquals(earlyOriginal, Files.readAllBytes(dir.resolve(restored(dir, "after-Early"))));
+
+            String stderr = target.finish();
+            assertEquals("", stderr, "nothing reported by the agent");
+        }
+    }
+
+    @Test
+    void badRequestsAreRefusedAndLeaveTheJvmUntouched(@TempDir Path dir) throws Exception {
+        try (TargetProcess target = TargetProcess.start(dir)) {
+            String reply = target.attach("include=fixture..attach", dir.resolve("x.jfr"));
+            assertTrue(reply.startsWith("error option 'include=fixture..attach'"), reply);
+            assertNull(target.properties().getProperty("minitrace.agent"));
+            reply = target.stop();
+            assertEquals("error MiniTrace is not attached to this JVM", reply);
+
+            reply = target.attach("include=fixture.attach.Early", dir.resolve("ok.jfr"));
+            assertTrue(reply.startsWith("ok "), reply);
+            reply = target.attach("include=fixture.attach.Early", dir.resolve("again.jfr"));
+            assertTrue(reply.startsWith("error MiniTrace is already attached to this JVM"), reply);
+            assertTrue(target.stop().startsWith("ok recording written to "));
+            assertFalse(Files.exists(dir.resolve("again.jfr")));
+            assertEquals("", target.finish());
+        }
+    }
+
+    /** The file the probe wrote last for {@code simple} (the restoring retransformation). */
+    private static String restored(Path dir, String simple) throws Exception {
+        int best = -1;
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String n = p.getFileName().toString();
+                if (n.startsWith(simple + "-") && n.endsWith(".class")) {
+                    best = Math.max(best, Integer.parseInt(n.substring(simple.length() + 1, n.length() - 6)));
+                }
+            }
+        }
+        return simple + "-" + best + ".class";
+    }
+
+    /** Entry events per "Simple.method", resolved through the recording's definitions. */
+    static Map<String, Integer> entries(Path recording) throws Exception {
+        Map<Integer, String> names = new HashMap<>();
+        Map<Integer, Integer> counts = new HashMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
+            String type = e.getEventType().getName();
+            if (type.equals(EventNames.METHOD_DEFINITION)) {
+                String c = e.getString("className");
+                names.put(e.getInt("methodId"), c.substring(c.lastIndexOf('.') + 1) + "." + e.getString("methodName"));
+            } else if (type.equals(EventNames.METHOD_ENTRY)) {
+                counts.merge(e.getInt("methodId"), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> out = new HashMap<>();
+        counts.forEach((id, n) -> out.merge(names.getOrDefault(id, "?" + id), n, Integer::sum));
+        return out;
+    }
+
+    static boolean contains(byte[] bytes, String text) {
+        return new String(bytes, StandardCharsets.ISO_8859_1).contains(text);
+    }
+}
