@@ -108,7 +108,10 @@ final class TargetProcess implements AutoCloseable {
         return out;
     }
 
-    /** Asks the loop to stop, waits for the exit and returns stderr (stdout goes to stdout.txt). */
+    /**
+     * Asks the loop to stop, waits for the exit and returns stderr (stdout goes to stdout.txt)
+     * without the four-line warning JDK 21 and later print for every dynamically loaded agent (JEP 451).
+     */
     String finish() throws Exception {
         vm.detach();
         Files.writeString(dir.resolve("stop"), "now");
@@ -117,7 +120,19 @@ final class TargetProcess implements AutoCloseable {
             throw new IllegalStateException("target did not stop");
         }
         assertEquals(0, process.exitValue(), Files.readString(dir.resolve("stderr.txt")));
-        return Files.readString(dir.resolve("stderr.txt"));
+        StringBuilder b = new StringBuilder();
+        for (String line : Files.readAllLines(dir.resolve("stderr.txt"))) {
+            if (!isDynamicAgentWarning(line)) {
+                b.append(line).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    static boolean isDynamicAgentWarning(String line) {
+        return line.startsWith("WARNING: A Java agent has been loaded dynamically")
+                || line.startsWith("WARNING: If a serviceability tool is")
+                || line.startsWith("WARNING: Dynamic loading of agents will be disallowed");
     }
 
     @Override
