@@ -4,6 +4,7 @@ import dev.minitrace.injector.attach.AttachRequest;
 import dev.minitrace.injector.attach.AttachSession;
 import dev.minitrace.injector.attach.Filters;
 import dev.minitrace.injector.attach.Instrumenter;
+import dev.minitrace.injector.runtime.Capture;
 import dev.minitrace.injector.runtime.Enablement;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.Trace;
@@ -107,7 +108,7 @@ public final class Agent {
         // loading mid-transform. The event classes are left alone: loading a jdk.jfr.Event
         // subclass initializes JFR (measured: 0.2 s of start-up), which only a recording needs;
         // Enablement loads them when JFR initializes.
-        Class<?>[] preload = {Trace.class, MethodRegistry.class, Enablement.class, Instrumenter.class, Filters.class};
+        Class<?>[] preload = {Trace.class, Capture.class, MethodRegistry.class, Enablement.class, Instrumenter.class, Filters.class};
         for (Class<?> c : preload) {
             try {
                 Class.forName(c.getName(), true, Agent.class.getClassLoader());

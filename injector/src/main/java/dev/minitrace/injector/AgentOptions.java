@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The parsed agent options. Syntax (see {@link Agent} and {@code docs/agent.md}):
  * <pre>
- *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | verbose
+ *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | capture=FILTERS | verbose
  *   FILTERS = filter[;filter...]   EVENTS = event[+event...]  (event = method | lock | alloc)
  * </pre>
  * A {@code ,} starts a new option only when the text after it starts with a known key
@@ -22,15 +22,27 @@ import java.util.List;
  * @param lockEvents instrument monitors and synchronized methods
  * @param allocEvents instrument allocations
  * @param verbose log what is instrumented on stderr
+ * @param captures filters of the methods whose calls are captured (minitrace.MethodCapture); empty: none
  */
 public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-        boolean allocEvents, boolean verbose) {
+        boolean allocEvents, boolean verbose, List<Filter> captures) {
 
-    private static final String[] KEYS = {"include=", "exclude=", "events=", "verbose"};
+    private static final String[] KEYS = {"include=", "exclude=", "events=", "capture=", "verbose"};
+
+    /** Options without capture. */
+    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
+            boolean allocEvents, boolean verbose) {
+        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, List.of());
+    }
 
     /** The defaults: everything, all events, quiet. */
     public static AgentOptions defaults() {
         return new AgentOptions(List.of(), List.of(), true, true, true, false);
+    }
+
+    /** The selector of captured methods, or null when nothing is captured. */
+    public MethodSelector captureSelector() {
+        return captures.isEmpty() ? null : new MethodSelector(captures, List.of());
     }
 
     /** The method selector for these filters. */
@@ -50,6 +62,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         List<String> options = splitOptions(args);
         List<Filter> includes = null;
         List<Filter> excludes = null;
+        List<Filter> captures = null;
         int events = -1;
         boolean verbose = false;
         for (String option : options) {
@@ -63,6 +76,11 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
                     throw new IllegalArgumentException("option 'exclude=' given twice; expected it at most once (join filters with ';')");
                 }
                 excludes = parseFilters("exclude", option.substring("exclude=".length()));
+            } else if (option.startsWith("capture=")) {
+                if (captures != null) {
+                    throw new IllegalArgumentException("option 'capture=' given twice; expected it at most once (join filters with ';')");
+                }
+                captures = parseFilters("capture", option.substring("capture=".length()));
             } else if (option.startsWith("events=")) {
                 if (events >= 0) {
                     throw new IllegalArgumentException("option 'events=' given twice; expected it at most once (join events with '+')");
@@ -72,14 +90,14 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
                 verbose = true;
             } else {
                 throw new IllegalArgumentException("unknown option '" + option
-                        + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS or verbose");
+                        + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS or verbose");
             }
         }
         if (events < 0) {
             events = 7;
         }
         return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
-                (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose);
+                (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose, captures == null ? List.of() : captures);
     }
 
     private static List<String> splitOptions(String args) {
@@ -91,7 +109,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
                 String previous = options.remove(options.size() - 1);
                 if (previous.equals("verbose")) {
                     throw new IllegalArgumentException("unknown option '" + token
-                            + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS or verbose");
+                            + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS or verbose");
                 }
                 // A continuation: one more filter or event of the previous option.
                 options.add(previous + ";" + token);

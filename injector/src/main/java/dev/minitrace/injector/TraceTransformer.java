@@ -66,7 +66,7 @@ public final class TraceTransformer implements ClassFileTransformer {
     public void select(MethodSelector newSelector) {
         this.selector = newSelector;
         this.transformer = new ClassTransformer(newSelector, options.methodEvents(), options.lockEvents(),
-                options.allocEvents());
+                options.allocEvents(), options.captureSelector());
     }
 
     /** The current selection. */
@@ -77,6 +77,12 @@ public final class TraceTransformer implements ClassFileTransformer {
     /** The options this transformer was made with. */
     public AgentOptions options() {
         return options;
+    }
+
+    /** Whether the current selection or the capture filters may change some method of {@code className} (dotted). */
+    public boolean mayChange(String className) {
+        MethodSelector capture = options.captureSelector();
+        return selector.mayTraceClass(className) || (capture != null && capture.mayTraceClass(className));
     }
 
     /** Whether {@code c} is currently rewritten by this transformer. */

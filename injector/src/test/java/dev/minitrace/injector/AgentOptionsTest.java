@@ -49,9 +49,18 @@ class AgentOptionsTest {
         assertTrue(alloc.allocEvents());
     }
 
+    @Test
+    void captureTakesFiltersLikeInclude() {
+        AgentOptions o = AgentOptions.parse("include=a.*,capture=a.B::m;c.D,verbose");
+        assertEquals(List.of("a.B::m", "c.D"), texts(o.captures()));
+        assertTrue(o.verbose());
+        assertTrue(AgentOptions.parse("include=a.B").captures().isEmpty());
+        assertEquals(null, AgentOptions.parse("include=a.B").captureSelector());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "bogus=1|unknown option 'bogus=1'; expected include=FILTERS, exclude=FILTERS, events=EVENTS or verbose",
+        "bogus=1|unknown option 'bogus=1'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS or verbose",
         "include=|option 'include=' has no filter",
         "exclude=  |option 'exclude=' has no filter",
         "include=a.B;;c.D|empty filter",
@@ -69,6 +78,9 @@ class AgentOptionsTest {
         "events=lock,events=alloc|option 'events=' given twice",
         "verbose,foo|unknown option 'foo'",
         "verbose=yes|unknown option 'verbose=yes'",
+        "capture=|option 'capture=' has no filter",
+        "capture=a..B|'a..B' is not a qualified name",
+        "capture=a.B,capture=c.D|option 'capture=' given twice",
     })
     void malformedOptionsNameTheOptionAndWhatWasExpected(String options, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(options));

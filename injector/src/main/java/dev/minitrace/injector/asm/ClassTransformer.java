@@ -26,13 +26,26 @@ public final class ClassTransformer {
     private final boolean methodEvents;
     private final boolean lockEvents;
     private final boolean allocEvents;
+    /** Methods whose calls are captured (never constructors or static initializers); null: none. */
+    private final MethodSelector capture;
 
     /** Creates a transformer for the given selection and event kinds. */
     public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents) {
+        this(selector, methodEvents, lockEvents, allocEvents, null);
+    }
+
+    /** Creates a transformer for the given selection, event kinds and captured methods ({@code capture} may be null). */
+    public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents,
+            MethodSelector capture) {
         this.selector = selector;
         this.methodEvents = methodEvents;
         this.lockEvents = lockEvents;
         this.allocEvents = allocEvents;
+        this.capture = capture;
+    }
+
+    private boolean needsAnnotations() {
+        return selector.needsAnnotations() || (capture != null && capture.needsAnnotations());
     }
 
     /** The outcome of a rewrite: the new bytes and the ids given to its traced methods. */
@@ -53,12 +66,16 @@ public final class ClassTransformer {
         }
         String internalName = reader.getClassName();
         String className = internalName.replace('/', '.');
-        if (!selector.mayTraceClass(className)) {
+        boolean maybeTraced = selector.mayTraceClass(className);
+        boolean maybeCaptured = capture != null && capture.mayTraceClass(className);
+        if (!maybeTraced && !maybeCaptured) {
             return null;
         }
         Plan plan = new Plan();
         reader.accept(plan, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
         Map<String, Integer> localIndex = new HashMap<>();
+        java.util.Set<String> boundaries = new java.util.HashSet<>();
+        java.util.Set<String> captured = new java.util.HashSet<>();
         List<String[]> traced = new ArrayList<>();
         List<Integer> access = new ArrayList<>();
         for (int i = 0; i < plan.names.size(); i++) {
@@ -67,10 +84,20 @@ public final class ClassTransformer {
                 continue;
             }
             String name = plan.names.get(i);
-            if (!selector.traces(className, plan.classAnnotations, name, plan.methodAnnotations.get(i))) {
+            String key = name + plan.descriptors.get(i);
+            boolean isTraced = maybeTraced && selector.traces(className, plan.classAnnotations, name, plan.methodAnnotations.get(i));
+            boolean isCaptured = maybeCaptured && name.charAt(0) != '<'
+                    && capture.traces(className, plan.classAnnotations, name, plan.methodAnnotations.get(i));
+            if (!isTraced && !isCaptured) {
                 continue;
             }
-            localIndex.put(name + plan.descriptors.get(i), traced.size());
+            if (isTraced) {
+                boundaries.add(key);
+            }
+            if (isCaptured) {
+                captured.add(key);
+            }
+            localIndex.put(key, traced.size());
             traced.add(new String[] {className, name, plan.descriptors.get(i)});
             access.add(acc);
         }
@@ -80,7 +107,7 @@ public final class ClassTransformer {
         BytecodeOffsets offsets = BytecodeOffsets.decode(classBytes);
         int firstId = MethodRegistry.reserve(traced.size());
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-        reader.accept(new Rewriter(writer, localIndex, firstId, offsets), 0);
+        reader.accept(new Rewriter(writer, localIndex, boundaries, captured, firstId, offsets), 0);
         return new Result(writer.toByteArray(), firstId, traced, access);
     }
 
@@ -98,7 +125,7 @@ public final class ClassTransformer {
 
         @Override
         public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-            if (selector.needsAnnotations()) {
+            if (needsAnnotations()) {
                 classAnnotations.add(annotationName(descriptor));
             }
             return null;
@@ -111,7 +138,7 @@ public final class ClassTransformer {
             access.add(acc);
             List<String> annotations = new ArrayList<>(0);
             methodAnnotations.add(annotations);
-            if (!selector.needsAnnotations()) {
+            if (!needsAnnotations()) {
                 return null;
             }
             return new MethodVisitor(Opcodes.ASM9) {
@@ -131,15 +158,20 @@ public final class ClassTransformer {
     /** Second pass: wraps each traced method's writer in the adapter chain. */
     private final class Rewriter extends ClassVisitor {
         private final Map<String, Integer> localIndex;
+        private final java.util.Set<String> boundaries;
+        private final java.util.Set<String> captured;
         private final int firstId;
         private final BytecodeOffsets offsets;
         private String owner;
         private boolean frames;
         private boolean classLiterals;
 
-        Rewriter(ClassVisitor next, Map<String, Integer> localIndex, int firstId, BytecodeOffsets offsets) {
+        Rewriter(ClassVisitor next, Map<String, Integer> localIndex, java.util.Set<String> boundaries,
+                java.util.Set<String> captured, int firstId, BytecodeOffsets offsets) {
             super(Opcodes.ASM9, next);
             this.localIndex = localIndex;
+            this.boundaries = boundaries;
+            this.captured = captured;
             this.firstId = firstId;
             this.offsets = offsets;
         }
@@ -165,6 +197,13 @@ public final class ClassTransformer {
                 throw new IllegalStateException("no Code attribute for " + name + descriptor);
             }
             Position position = new Position();
+            if (captured.contains(name + descriptor)) {
+                // Innermost: the other adapters never see the capture code.
+                mv = new CaptureAdapter(mv, firstId + index, access, descriptor, frames);
+            }
+            if (!boundaries.contains(name + descriptor)) {
+                return new InstructionCounter(mv, code, position);
+            }
             if (allocEvents) {
                 mv = new AllocationAdapter(mv, position);
             }

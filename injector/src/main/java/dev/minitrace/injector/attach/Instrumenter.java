@@ -50,10 +50,9 @@ public final class Instrumenter {
      * @return the number of classes retransformed
      */
     public int instrumentLoaded() {
-        MethodSelector selector = transformer.selector();
         List<Class<?>> todo = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
-            if (candidate(c) && selector.mayTraceClass(c.getName())) {
+            if (candidate(c) && transformer.mayChange(c.getName())) {
                 todo.add(c);
             }
         }

@@ -1,6 +1,7 @@
 package dev.minitrace.injector.runtime;
 
 import dev.minitrace.events.LockAcquireEvent;
+import dev.minitrace.events.MethodCaptureEvent;
 import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.events.LockReleaseEvent;
 import dev.minitrace.events.MethodEntryEvent;
@@ -95,6 +96,7 @@ public final class Enablement implements FlightRecorderListener {
         }
         synchronized (Enablement.class) {
             Trace.setEnabled(false, false, false);
+            Capture.setEnabled(false);
         }
     }
 
@@ -131,6 +133,7 @@ public final class Enablement implements FlightRecorderListener {
                     || on(LockReleaseEvent.class, LockReleaseEvent.NAME, running);
             boolean alloc = on(ObjectAllocEvent.class, ObjectAllocEvent.NAME, running);
             Trace.setEnabled(method, lock, alloc);
+            Capture.setEnabled(on(MethodCaptureEvent.class, MethodCaptureEvent.NAME, running));
         } catch (Throwable t) {
             // Never let a listener failure reach JFR; keep the previous flags.
         }

@@ -65,6 +65,16 @@ public final class MethodRegistry {
         }
     }
 
+    /** {@code {className, methodName, descriptor}} of a defined id, or null. */
+    public static String[] describe(int id) {
+        synchronized (LOCK) {
+            if (id < 0 || id >= reserved || classNames[id] == null) {
+                return null;
+            }
+            return new String[] {classNames[id], methodNames[id], descriptors[id]};
+        }
+    }
+
     /** The number of reserved ids (defined or not). */
     public static int size() {
         synchronized (LOCK) {

@@ -22,4 +22,32 @@ final class ThreadState {
     int[] pendingDepths = new int[8];
     /** Number of pending constructors. */
     int pending;
+
+    /** Method ids of the open captured calls of this thread (innermost last). */
+    int[] captureIds = new int[4];
+    /** Their events, begun at entry. */
+    dev.minitrace.events.MethodCaptureEvent[] captures = new dev.minitrace.events.MethodCaptureEvent[4];
+    /** Number of open captured calls. */
+    int openCaptures;
+
+    void pushCapture(int methodId, dev.minitrace.events.MethodCaptureEvent event) {
+        if (openCaptures == captureIds.length) {
+            captureIds = java.util.Arrays.copyOf(captureIds, openCaptures * 2);
+            captures = java.util.Arrays.copyOf(captures, openCaptures * 2);
+        }
+        captureIds[openCaptures] = methodId;
+        captures[openCaptures] = event;
+        openCaptures++;
+    }
+
+    /** The innermost open call's event if it is {@code methodId}'s (then it is closed), else null. */
+    dev.minitrace.events.MethodCaptureEvent popCapture(int methodId) {
+        if (openCaptures == 0 || captureIds[openCaptures - 1] != methodId) {
+            return null;
+        }
+        openCaptures--;
+        dev.minitrace.events.MethodCaptureEvent e = captures[openCaptures];
+        captures[openCaptures] = null;
+        return e;
+    }
 }

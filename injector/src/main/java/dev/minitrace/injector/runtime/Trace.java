@@ -36,6 +36,11 @@ public final class Trace {
     private Trace() {
     }
 
+    /** The current thread's state (shared with {@link Capture}, whose busy flag it shares). */
+    static ThreadState state() {
+        return STATE.get();
+    }
+
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (!methodOn) {
