@@ -96,6 +96,7 @@ public final class AttachSession implements FlightRecorderListener {
         }
         AttachSession session = new AttachSession(instrumenter, recording, out, partial);
         long t0 = System.nanoTime();
+        Enablement.initializeEventClasses();
         Enablement.install();
         instrumenter.install();
         int classes;

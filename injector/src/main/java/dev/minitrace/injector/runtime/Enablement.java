@@ -75,6 +75,25 @@ public final class Enablement implements FlightRecorderListener {
     }
 
     /**
+     * Initializes every MiniTrace event class now, which registers it with JFR (and initializes
+     * JFR). An attached agent calls this before any hook can run: a hook that first touched an
+     * event class would initialize it on an application thread, and that initialization waits
+     * for JFR's metadata lock — which a thread registering another event class holds while it
+     * defines classes, and so runs transformers that may be traced code needing the same class.
+     */
+    public static void initializeEventClasses() {
+        Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
+            ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class};
+        for (Class<?> c : events) {
+            try {
+                Class.forName(c.getName(), true, c.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("minitrace agent jar is incomplete: " + c.getName(), e);
+            }
+        }
+    }
+
+    /**
      * Undoes {@link #install} when an attached agent detaches: the listener and the periodic hook
      * go, and every hook is switched off. A later {@link #install} sets them up again.
      */
