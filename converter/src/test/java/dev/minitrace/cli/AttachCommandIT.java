@@ -56,7 +56,7 @@ class AttachCommandIT {
             ChildProcess.Outcome a = ChildProcess.cli(dir, "attach", pid, "--include", "fixture.attach.*",
                     "--capture", "fixture.attach.Service::handle", "--out", out.toString());
             assertEquals(0, a.status(), a::toString);
-            assertTrue(a.err().startsWith("attach: JVM " + pid + ": tracing: instrumented 1 loaded classes"), a::err);
+            assertTrue(a.err().startsWith("attach: JVM " + pid + ": tracing: retransformed 1 loaded classes (1 instrumented)"), a::err);
 
             ChildProcess.Outcome l = ChildProcess.cli(dir, "list");
             assertEquals(0, l.status(), l::toString);

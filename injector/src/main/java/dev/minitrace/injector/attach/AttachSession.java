@@ -104,6 +104,7 @@ public final class AttachSession implements FlightRecorderListener {
             classes = instrumenter.instrumentLoaded();
         } catch (Throwable t) {
             instrumenter.restore();
+            recording.close();
             throw t;
         }
         long t1 = System.nanoTime();
@@ -112,7 +113,8 @@ public final class AttachSession implements FlightRecorderListener {
         recording.start();
         current = session;
         System.setProperty(STATE_PROPERTY, "attached");
-        return "tracing: instrumented " + classes + " loaded classes in " + millis(t1 - t0) + " ms; recording '"
+        return "tracing: retransformed " + classes + " loaded classes (" + transformer.changedCount() + " instrumented) in "
+                + millis(t1 - t0) + " ms; recording '"
                 + RECORDING + "' will be written to " + out;
     }
 

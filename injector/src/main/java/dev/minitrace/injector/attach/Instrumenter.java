@@ -122,7 +122,8 @@ public final class Instrumenter {
                     try {
                         inst.retransformClasses(c);
                         done++;
-                    } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                    } catch (UnmodifiableClassException | RuntimeException | LinkageError | InternalError e) {
+                        // InternalError: the JVM rejected the class (JVMTI_ERROR_INVALID_CLASS and the like).
                         if (reported.add(c.getName())) {
                             System.err.println("minitrace: cannot retransform " + c.getName() + ": "
                                     + String.valueOf(e).replace('\n', ' '));
