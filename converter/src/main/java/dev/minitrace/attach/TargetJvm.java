@@ -12,7 +12,8 @@ import java.util.Properties;
 /**
  * A local JVM that {@code mt} talks to through the JDK's Attach API. Every check that can be made
  * without touching the target is made before attaching: the process exists, it is a JVM that
- * publishes itself for attach (listed by {@link VirtualMachine#list()}), it accepts attach; once
+ * publishes itself for attach (listed by {@link VirtualMachine#list()}, which a JVM started with
+ * {@code -XX:+DisableAttachMechanism} is not), it accepts attach; once
  * attached, it runs Java 17 or later. A process that is not a listed JVM is never signalled (the
  * Attach API's handshake sends SIGQUIT, which ends a non-Java process).
  */
@@ -44,12 +45,16 @@ public final class TargetJvm implements AutoCloseable {
         if (pid == ProcessHandle.current().pid()) {
             throw new AttachFailure("process " + pid + " is mt itself");
         }
-        if (ProcessHandle.of(pid).isEmpty()) {
+        java.util.Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty()) {
             throw new AttachFailure("no process with id " + pid);
         }
         if (!listed(pid)) {
-            throw new AttachFailure("process " + pid + " is not a Java VM that mt can see (not a JVM, another user's,"
-                    + " or started with -XX:-UsePerfData)");
+            if (looksLikeJava(process.get())) {
+                throw new AttachFailure("JVM " + pid + " refuses attach (not published for attach: started with"
+                        + " -XX:+DisableAttachMechanism or -XX:-UsePerfData, or run by another user)");
+            }
+            throw new AttachFailure("process " + pid + " is not a Java VM (or not one mt may attach to)");
         }
         VirtualMachine vm;
         try {
@@ -82,6 +87,13 @@ public final class TargetJvm implements AutoCloseable {
         } catch (NumberFormatException e) {
             return 0;
         }
+    }
+
+    /** Whether the process runs a {@code java} launcher (its command's file name), as far as the OS tells. */
+    private static boolean looksLikeJava(ProcessHandle process) {
+        String command = process.info().command().orElse("");
+        String name = Path.of(command.isEmpty() ? "x" : command).getFileName().toString();
+        return name.equals("java") || name.equals("java.exe") || name.equals("javaw.exe");
     }
 
     private static boolean listed(long pid) {

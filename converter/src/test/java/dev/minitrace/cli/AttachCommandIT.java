@@ -113,7 +113,7 @@ class AttachCommandIT {
         try {
             String pid = Long.toString(p.pid());
             expectFailure(1, "attach: JVM " + pid + " refuses attach (", "attach", pid);
-            expectFailure(1, "attach: process " + notJava.pid() + " is not a Java VM that mt can see", "attach", Long.toString(notJava.pid()));
+            expectFailure(1, "attach: process " + notJava.pid() + " is not a Java VM", "attach", Long.toString(notJava.pid()));
             expectFailure(1, "attach: no process with id 2147483647", "attach", "2147483647");
             expectFailure(2, "attach: Invalid value for positional parameter at index 0 (PID)", "attach", "abc");
             expectFailure(2, "attach: --duration '5 parsecs': expected a number and a unit", "attach", pid, "--duration", "5 parsecs");

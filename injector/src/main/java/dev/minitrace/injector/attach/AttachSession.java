@@ -37,6 +37,8 @@ public final class AttachSession implements FlightRecorderListener {
     /** System property describing how the last session ended. */
     public static final String LAST_PROPERTY = "minitrace.last";
 
+    private static final String CAPTURE = "minitrace.MethodCapture";
+
     private static AttachSession current;
 
     private final Instrumenter instrumenter;
@@ -79,8 +81,14 @@ public final class AttachSession implements FlightRecorderListener {
             }
         }
         Path out = request.out() == null ? Path.of(RECORDING + ".jfr").toAbsolutePath() : request.out().toAbsolutePath();
-        Map<String, String> settings = request.jfc() == null ? defaultSettings()
-                : Configuration.create(request.jfc()).getSettings();
+        Map<String, String> settings = new java.util.HashMap<>(request.jfc() == null ? defaultSettings()
+                : Configuration.create(request.jfc()).getSettings());
+        if (!options.captures().isEmpty() && !"false".equals(settings.get(CAPTURE + "#enabled"))) {
+            // capture= asks for these events: on, with a stack trace, unless the settings say otherwise.
+            settings.put(CAPTURE + "#enabled", "true");
+            settings.putIfAbsent(CAPTURE + "#stackTrace", "true");
+            settings.putIfAbsent(CAPTURE + "#threshold", "0 ns");
+        }
         Path partial = out.resolveSibling("." + out.getFileName() + ".part");
         Files.deleteIfExists(partial);
 
