@@ -42,4 +42,19 @@ class MethodSelectorTest {
         assertTrue(s.traces("org.Other", List.of(), "m", List.of("x.Traced")));
         assertFalse(s.traces("org.Other", List.of(), "n", List.of()));
     }
+
+    @Test
+    void classKeyChangesOnlyWhenAFilterThatCanMatchTheClassChanges() {
+        MethodSelector a = selector(List.of("com.acme.*"), List.of("::toString"));
+        MethodSelector ab = selector(List.of("com.acme.*", "com.foo.Bar"), List.of("::toString"));
+        MethodSelector none = selector(List.of(), List.of("::toString"));
+        assertTrue(a.classKey("com.acme.X").equals(ab.classKey("com.acme.X")), "com.foo.Bar cannot match com.acme.X");
+        assertFalse(a.classKey("com.foo.Bar").equals(ab.classKey("com.foo.Bar")));
+        assertFalse(a.classKey("com.acme.X").equals(none.classKey("com.acme.X")), "everything vs. a list");
+        assertTrue(a.classKey("org.Other").equals(ab.classKey("org.Other")), "matched by neither");
+        MethodSelector ann = selector(List.of("@a.Traced"), List.of());
+        MethodSelector ann2 = selector(List.of("@a.Traced", "x.Y"), List.of());
+        assertTrue(ann.classKey("q.Z").equals(ann2.classKey("q.Z")));
+        assertFalse(ann.classKey("q.Z").equals(selector(List.of("@b.Other"), List.of()).classKey("q.Z")), "annotations may match any class");
+    }
 }
