@@ -90,6 +90,20 @@ public final class TraceTransformer implements ClassFileTransformer {
         return changed.contains(key(c.getClassLoader(), c.getName().replace('.', '/')));
     }
 
+    /**
+     * Sets whether {@code c} counts as rewritten: after the JVM refused a retransformation (the
+     * call is all or nothing), the class kept the bytes it had before, whatever this transformer
+     * returned for it during the failed call.
+     */
+    public void markChanged(Class<?> c, boolean isChanged) {
+        String k = key(c.getClassLoader(), c.getName().replace('.', '/'));
+        if (isChanged) {
+            changed.add(k);
+        } else {
+            changed.remove(k);
+        }
+    }
+
     /** The number of classes currently rewritten by this transformer. */
     public int changedCount() {
         return changed.size();

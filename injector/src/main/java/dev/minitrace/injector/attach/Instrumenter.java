@@ -113,17 +113,27 @@ public final class Instrumenter {
         int done = 0;
         for (int from = 0; from < classes.size(); from += BATCH) {
             List<Class<?>> batch = classes.subList(from, Math.min(classes.size(), from + BATCH));
+            boolean[] before = new boolean[batch.size()];
+            for (int i = 0; i < before.length; i++) {
+                before[i] = transformer.changed(batch.get(i));
+            }
             try {
                 inst.retransformClasses(batch.toArray(new Class<?>[0]));
                 done += batch.size();
             } catch (Throwable batchFailure) {
-                // One bad class fails the whole call: find it by retrying one by one.
-                for (Class<?> c : batch) {
+                // One bad class fails the whole call, which then changed nothing: find the class
+                // by retrying one by one.
+                for (int i = 0; i < before.length; i++) {
+                    transformer.markChanged(batch.get(i), before[i]);
+                }
+                for (int i = 0; i < before.length; i++) {
+                    Class<?> c = batch.get(i);
                     try {
                         inst.retransformClasses(c);
                         done++;
                     } catch (UnmodifiableClassException | RuntimeException | LinkageError | InternalError e) {
                         // InternalError: the JVM rejected the class (JVMTI_ERROR_INVALID_CLASS and the like).
+                        transformer.markChanged(c, before[i]);
                         if (reported.add(c.getName())) {
                             System.err.println("minitrace: cannot retransform " + c.getName() + ": "
                                     + String.valueOf(e).replace('\n', ' '));

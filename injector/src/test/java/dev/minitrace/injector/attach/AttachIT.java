@@ -94,6 +94,52 @@ class AttachIT {
         }
     }
 
+    /**
+     * A class that loaded but cannot be linked (its code needs a class that is missing) makes the
+     * JVM refuse its retransformation: it is named once, skipped, and everything else is traced.
+     */
+    @Test
+    void aClassTheJvmRefusesToRetransformIsReportedOnceAndSkipped(@TempDir Path dir) throws Exception {
+        Path extra = Files.createDirectories(dir.resolve("extra"));
+        Files.createDirectories(extra.resolve("gen"));
+        Files.write(extra.resolve("gen/Unlinkable.class"), unlinkable());
+        try (TargetProcess target = TargetProcess.start(dir, java.util.List.of(), extra, java.util.List.of("gen.Unlinkable"))) {
+            Path out = dir.resolve("out.jfr");
+            String reply = target.attach("include=gen.*;fixture.attach.Early", out);
+            assertTrue(reply.startsWith("ok tracing: retransformed 1 loaded classes (1 instrumented)"), reply);
+            assertTrue(target.stop().startsWith("ok recording written"));
+            assertTrue(entries(out).getOrDefault("Early.work", 0) > 0, "the other class is traced");
+            String stderr = target.finish();
+            java.util.List<String> lines = stderr.lines().toList();
+            assertEquals(1, lines.size(), stderr);
+            assertTrue(lines.get(0).startsWith("minitrace: cannot retransform gen.Unlinkable: "), stderr);
+        }
+    }
+
+    /** {@code gen.Unlinkable}: {@code static Object make() { return new gen.Missing(); }}, where gen.Missing does not exist. */
+    private static byte[] unlinkable() {
+        org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(org.objectweb.asm.ClassWriter.COMPUTE_FRAMES) {
+            @Override
+            protected String getCommonSuperClass(String a, String b) {
+                return "java/lang/Object";
+            }
+        };
+        cw.visit(org.objectweb.asm.Opcodes.V17, org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_SUPER,
+                "gen/Unlinkable", null, "java/lang/Object", null);
+        org.objectweb.asm.MethodVisitor mv = cw.visitMethod(org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_STATIC,
+                "make", "()Lgen/Base;", null, null);
+        mv.visitCode();
+        mv.visitTypeInsn(org.objectweb.asm.Opcodes.NEW, "gen/Missing");
+        mv.visitInsn(org.objectweb.asm.Opcodes.DUP);
+        mv.visitMethodInsn(org.objectweb.asm.Opcodes.INVOKESPECIAL, "gen/Missing", "<init>", "()V", false);
+        // Returning a gen.Missing as a gen.Base makes the verifier load both to check the assignment.
+        mv.visitInsn(org.objectweb.asm.Opcodes.ARETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
     /** The file the probe wrote last for {@code simple} (the restoring retransformation). */
     private static String restored(Path dir, String simple) throws Exception {
         int best = -1;

@@ -37,10 +37,17 @@ final class TargetProcess implements AutoCloseable {
 
     /** Starts the target with {@code jvmArgs} and attaches once its loop runs. */
     static TargetProcess start(Path dir, String... jvmArgs) throws Exception {
+        return start(dir, List.of(jvmArgs), null, List.of());
+    }
+
+    /** Starts the target with an extra class path entry (may be null) and classes it loads without linking. */
+    static TargetProcess start(Path dir, List<String> jvmArgs, Path extraClasspath, List<String> preload) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of(jvmArgs));
-        cmd.addAll(List.of("-cp", TEST_CLASSES.toString(), "fixture.attach.Target", dir.toString()));
+        cmd.addAll(jvmArgs);
+        String cp = TEST_CLASSES + (extraClasspath == null ? "" : java.io.File.pathSeparator + extraClasspath);
+        cmd.addAll(List.of("-cp", cp, "fixture.attach.Target", dir.toString()));
+        cmd.addAll(preload);
         Process p = new ProcessBuilder(cmd).redirectOutput(dir.resolve("stdout.txt").toFile())
                 .redirectError(dir.resolve("stderr.txt").toFile()).start();
         awaitFile(dir.resolve("ready"), p);
