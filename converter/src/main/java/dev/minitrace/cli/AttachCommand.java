@@ -91,6 +91,9 @@ public final class AttachCommand implements Callable<Integer> {
         Path settings = jfc != null ? home.require(jfc.toAbsolutePath(), "--jfc")
                 : home.require(home.profile(MiniTraceHome.DEFAULT_PROFILE), "the default profile");
         Path target = out.toAbsolutePath();
+        if (!java.nio.file.Files.isDirectory(target.getParent())) {
+            throw new CliException("--out " + out + ": no folder " + target.getParent(), ExitCodes.USAGE);
+        }
         try (TargetJvm vm = TargetJvm.attach(pid)) {
             String state = vm.agentState();
             if ("attached".equals(state)) {

@@ -131,6 +131,10 @@ class AttachCommandIT {
             expectFailure(1, "attach: option 'include=a..b': filter 'a..b': 'a..b' is not a qualified name", "attach", pid,
                     "--include", "a..b");
             expectFailure(1, "dump: JVM " + pid + " wrote no recording: ", "dump", pid, dir.resolve("none.jfr").toString());
+            expectFailure(2, "attach: --out " + dir.resolve("nowhere/t.jfr") + ": no folder", "attach", pid, "--out",
+                    dir.resolve("nowhere/t.jfr").toString());
+            Path badJfc = Files.writeString(dir.resolve("bad.jfc"), "<not-a-configuration");
+            expectFailure(1, "attach: cannot read the settings " + badJfc, "attach", pid, "--jfc", badJfc.toString());
             assertFalse(Files.exists(dir.resolve("none.jfr")));
             finish(q);
         } finally {

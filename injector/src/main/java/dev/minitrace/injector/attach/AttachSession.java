@@ -81,8 +81,13 @@ public final class AttachSession implements FlightRecorderListener {
             }
         }
         Path out = request.out() == null ? Path.of(RECORDING + ".jfr").toAbsolutePath() : request.out().toAbsolutePath();
-        Map<String, String> settings = new java.util.HashMap<>(request.jfc() == null ? defaultSettings()
-                : Configuration.create(request.jfc()).getSettings());
+        Map<String, String> settings;
+        try {
+            settings = new java.util.HashMap<>(request.jfc() == null ? defaultSettings()
+                    : Configuration.create(request.jfc()).getSettings());
+        } catch (IOException | ParseException e) {
+            throw new IllegalArgumentException("cannot read the settings " + request.jfc() + ": " + e.getMessage());
+        }
         if (!options.captures().isEmpty() && !"false".equals(settings.get(CAPTURE + "#enabled"))) {
             // capture= asks for these events: on, with a stack trace, unless the settings say otherwise.
             settings.put(CAPTURE + "#enabled", "true");
