@@ -1,0 +1,270 @@
+package dev.minitrace.converter.jfr.fast;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A cursor over one whole chunk held in a reusable {@code byte[]} (index 0 = the chunk's first
+ * byte). Integers are varints or fixed big-endian as the chunk header says. The varint fast path
+ * is unrolled and runs without per-byte limit checks whenever 9 bytes remain; only the last bytes
+ * of a chunk take the checked slow path. Every read past the chunk end is a
+ * {@link JfrFormatException} naming the chunk and the absolute offset.
+ */
+final class ChunkInput {
+    byte[] buf = new byte[0];
+    /** Current read position, relative to the chunk start. */
+    int pos;
+    /** End of the chunk in {@link #buf}. */
+    int limit;
+    boolean compressed = true;
+    long chunkFileOffset;
+    int chunkIndex;
+
+    void reset(byte[] buffer, int chunkSize, boolean compressedIntegers, int index, long fileOffset) {
+        this.buf = buffer;
+        this.limit = chunkSize;
+        this.pos = 0;
+        this.compressed = compressedIntegers;
+        this.chunkIndex = index;
+        this.chunkFileOffset = fileOffset;
+    }
+
+    JfrFormatException error(String message) {
+        return new JfrFormatException(chunkIndex, chunkFileOffset + pos, message, null);
+    }
+
+    JfrFormatException error(int at, String message, Throwable cause) {
+        return new JfrFormatException(chunkIndex, chunkFileOffset + at, message, cause);
+    }
+
+    /** Throws unless {@code n} more bytes are available in the chunk. */
+    void require(long n, String what) throws JfrFormatException {
+        if (n < 0 || n > limit - pos) {
+            throw error(what + ": " + n + " bytes declared, " + (limit - pos) + " left in the chunk");
+        }
+    }
+
+    byte readByte() throws JfrFormatException {
+        if (pos >= limit) {
+            throw error("Unexpected end of chunk");
+        }
+        return buf[pos++];
+    }
+
+    long readLong() throws JfrFormatException {
+        return compressed ? readVarLong() : readFixed(8);
+    }
+
+    int readInt() throws JfrFormatException {
+        return compressed ? (int) readVarLong() : (int) readFixed(4);
+    }
+
+    short readShort() throws JfrFormatException {
+        return compressed ? (short) readVarLong() : (short) readFixed(2);
+    }
+
+    char readChar() throws JfrFormatException {
+        return compressed ? (char) readVarLong() : (char) readFixed(2);
+    }
+
+    float readFloat() throws JfrFormatException {
+        return Float.intBitsToFloat((int) readFixed(4));
+    }
+
+    double readDouble() throws JfrFormatException {
+        return Double.longBitsToDouble(readFixed(8));
+    }
+
+    long readFixed(int bytes) throws JfrFormatException {
+        int p = pos;
+        if (bytes > limit - p) {
+            throw error("Unexpected end of chunk reading a " + bytes + "-byte integer");
+        }
+        byte[] b = buf;
+        long v = 0;
+        for (int i = 0; i < bytes; i++) {
+            v = (v << 8) | (b[p + i] & 0xFF);
+        }
+        pos = p + bytes;
+        return v;
+    }
+
+    /**
+     * LEB128-style varint: 7 bits per byte, low groups first, high bit = more; the 9th byte
+     * contributes all 8 bits. Unrolled; the JIT keeps this small enough to inline.
+     */
+    long readVarLong() throws JfrFormatException {
+        final byte[] b = buf;
+        int p = pos;
+        if (p + 9 > limit) {
+            return readVarLongSlow();
+        }
+        long b0 = b[p];
+        if (b0 >= 0) {
+            pos = p + 1;
+            return b0;
+        }
+        long r = b0 & 0x7F;
+        long x = b[p + 1];
+        r |= (x & 0x7F) << 7;
+        if (x >= 0) {
+            pos = p + 2;
+            return r;
+        }
+        x = b[p + 2];
+        r |= (x & 0x7F) << 14;
+        if (x >= 0) {
+            pos = p + 3;
+            return r;
+        }
+        x = b[p + 3];
+        r |= (x & 0x7F) << 21;
+        if (x >= 0) {
+            pos = p + 4;
+            return r;
+        }
+        x = b[p + 4];
+        r |= (x & 0x7F) << 28;
+        if (x >= 0) {
+            pos = p + 5;
+            return r;
+        }
+        x = b[p + 5];
+        r |= (x & 0x7F) << 35;
+        if (x >= 0) {
+            pos = p + 6;
+            return r;
+        }
+        x = b[p + 6];
+        r |= (x & 0x7F) << 42;
+        if (x >= 0) {
+            pos = p + 7;
+            return r;
+        }
+        x = b[p + 7];
+        r |= (x & 0x7F) << 49;
+        if (x >= 0) {
+            pos = p + 8;
+            return r;
+        }
+        pos = p + 9;
+        return r | ((b[p + 8] & 0xFFL) << 56);
+    }
+
+    private long readVarLongSlow() throws JfrFormatException {
+        long r = 0;
+        for (int i = 0; i < 8; i++) {
+            long x = readByte();
+            r |= (x & 0x7F) << (7 * i);
+            if (x >= 0) {
+                return r;
+            }
+        }
+        return r | ((readByte() & 0xFFL) << 56);
+    }
+
+    /** Skips one integer of the given fixed width (the width matters only for fixed encoding). */
+    void skipInteger(int fixedWidth) throws JfrFormatException {
+        if (compressed) {
+            final byte[] b = buf;
+            int p = pos;
+            if (p + 9 <= limit) {
+                int n = 0;
+                while (n < 8 && b[p + n] < 0) {
+                    n++;
+                }
+                pos = p + n + 1;
+            } else {
+                readVarLongSlow();
+            }
+        } else {
+            skip(fixedWidth);
+        }
+    }
+
+    void skip(int n) throws JfrFormatException {
+        if (n < 0 || n > limit - pos) {
+            throw error("Unexpected end of chunk skipping " + n + " bytes");
+        }
+        pos += n;
+    }
+
+    // JFR string encodings (jdk.jfr.internal.consumer.StringParser.Encoding).
+    static final byte STRING_NULL = 0;
+    static final byte STRING_EMPTY = 1;
+    static final byte STRING_CONSTANT_POOL = 2;
+    static final byte STRING_UTF8 = 3;
+    static final byte STRING_CHAR_ARRAY = 4;
+    static final byte STRING_LATIN1 = 5;
+
+    /** Key of the last string read with encoding {@link #STRING_CONSTANT_POOL}. */
+    long lastStringRef;
+
+    /**
+     * Reads an encoded string. For a constant-pool reference, returns {@code null}, stores the key
+     * in {@link #lastStringRef} and sets {@code stringWasRef}; the caller resolves it.
+     */
+    boolean stringWasRef;
+
+    String readString() throws JfrFormatException {
+        stringWasRef = false;
+        int at = pos;
+        byte encoding = readByte();
+        switch (encoding) {
+            case STRING_NULL:
+                return null;
+            case STRING_EMPTY:
+                return "";
+            case STRING_CONSTANT_POOL:
+                lastStringRef = readLong();
+                stringWasRef = true;
+                return null;
+            case STRING_UTF8: {
+                int n = readInt();
+                require(n, "UTF-8 string");
+                String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+                pos += n;
+                return s;
+            }
+            case STRING_LATIN1: {
+                int n = readInt();
+                require(n, "Latin-1 string");
+                String s = new String(buf, pos, n, StandardCharsets.ISO_8859_1);
+                pos += n;
+                return s;
+            }
+            case STRING_CHAR_ARRAY: {
+                int n = readInt();
+                // Each char takes at least one byte: check before allocating.
+                require(n, "char-array string");
+                char[] chars = new char[n];
+                for (int i = 0; i < n; i++) {
+                    chars[i] = readChar();
+                }
+                return new String(chars);
+            }
+            default:
+                throw error(at, "Unknown string encoding " + encoding, null);
+        }
+    }
+
+    void skipString() throws JfrFormatException {
+        int at = pos;
+        byte encoding = readByte();
+        switch (encoding) {
+            case STRING_NULL, STRING_EMPTY -> { }
+            case STRING_CONSTANT_POOL -> readLong();
+            case STRING_UTF8, STRING_LATIN1 -> {
+                int n = readInt();
+                skip(n);
+            }
+            case STRING_CHAR_ARRAY -> {
+                int n = readInt();
+                require(n, "char-array string");
+                for (int i = 0; i < n; i++) {
+                    skipInteger(2);
+                }
+            }
+            default -> throw error(at, "Unknown string encoding " + encoding, null);
+        }
+    }
+}
