@@ -63,11 +63,15 @@ final class ChunkParser {
         return delivered;
     }
 
-    void parse(ChunkInput in, ChunkHeader h, JfrEventSink sink) throws JfrFormatException {
+    /**
+     * @param timeHeader the header whose start ticks, start nanos and frequency convert ticks
+     *                   (see {@link TimeBase})
+     */
+    void parse(ChunkInput in, ChunkHeader h, ChunkHeader timeHeader, JfrEventSink sink) throws JfrFormatException {
         this.header = h;
-        this.startTicks = h.startTicks();
-        this.startNanos = h.startNanos();
-        this.divisor = h.tickDivisor();
+        this.startTicks = timeHeader.startTicks();
+        this.startNanos = timeHeader.startNanos();
+        this.divisor = timeHeader.tickDivisor();
         if (h.metadataOffset() < ChunkHeader.SIZE || h.metadataOffset() >= in.limit) {
             throw in.error(0, "Metadata offset " + h.metadataOffset() + " outside the chunk of " + in.limit + " bytes", null);
         }
@@ -177,6 +181,10 @@ final class ChunkParser {
         if (!f.isIntegral() && !(f.type.kind == JfrType.KIND_BOOLEAN && !f.array)) {
             throw in.error(0, "Event " + type.name + " field " + f + " is not an integer as " + kind + " expects", null);
         }
+        if (slot == SLOT_START || slot == SLOT_DURATION) {
+            // Raw ticks: RecordedEvent derives both from the start and end ticks (see deliver).
+            return OP_I64 | (slot << 8);
+        }
         if (f.ticks == JfrType.Field.TICKS_TIMESTAMP) {
             return OP_TIMESTAMP | (slot << 8);
         }
@@ -264,25 +272,34 @@ final class ChunkParser {
         return in.stringWasRef ? constants.string(in.lastStringRef) : v;
     }
 
+    private long toNanos(long ticks) {
+        return startNanos + (long) ((ticks - startTicks) / divisor);
+    }
+
     private void deliver(int kind, long[] s, JfrEventSink sink) {
+        // As RecordedEvent: start = convert(startTicks); duration = convert(end) - convert(start).
+        long startTicksOfEvent = s[SLOT_START];
+        long start = toNanos(startTicksOfEvent);
+        long durationTicks = s[SLOT_DURATION];
+        long duration = durationTicks == 0 ? 0 : toNanos(startTicksOfEvent + durationTicks) - start;
         switch (KINDS[kind]) {
-            case METHOD_ENTRY -> sink.onMethodEntry(s[SLOT_THREAD], s[SLOT_START], (int) s[3], s[4]);
-            case METHOD_EXIT -> sink.onMethodExit(s[SLOT_THREAD], s[SLOT_START], (int) s[3], (int) s[4], s[5] != 0, s[6]);
-            case LOCK_ACQUIRE -> sink.onLockAcquire(s[SLOT_THREAD], s[SLOT_START], s[3], (int) s[4], (int) s[5], s[6]);
-            case LOCK_RELEASE -> sink.onLockRelease(s[SLOT_THREAD], s[SLOT_START], s[3], (int) s[4], (int) s[5], s[6]);
-            case OBJECT_ALLOC -> sink.onObjectAlloc(s[SLOT_THREAD], s[SLOT_START], s[3], (int) s[4], (int) s[5], s[6]);
+            case METHOD_ENTRY -> sink.onMethodEntry(s[SLOT_THREAD], start, (int) s[3], s[4]);
+            case METHOD_EXIT -> sink.onMethodExit(s[SLOT_THREAD], start, (int) s[3], (int) s[4], s[5] != 0, s[6]);
+            case LOCK_ACQUIRE -> sink.onLockAcquire(s[SLOT_THREAD], start, s[3], (int) s[4], (int) s[5], s[6]);
+            case LOCK_RELEASE -> sink.onLockRelease(s[SLOT_THREAD], start, s[3], (int) s[4], (int) s[5], s[6]);
+            case OBJECT_ALLOC -> sink.onObjectAlloc(s[SLOT_THREAD], start, s[3], (int) s[4], (int) s[5], s[6]);
             case METHOD_DEFINITION -> {
                 String[] str = stringSlots[kind];
-                sink.onMethodDefinition(s[SLOT_THREAD], s[SLOT_START], (int) s[3], str[2], str[3], str[4], (int) s[4]);
+                sink.onMethodDefinition(s[SLOT_THREAD], start, (int) s[3], str[2], str[3], str[4], (int) s[4]);
             }
-            case GARBAGE_COLLECTION -> sink.onGarbageCollection(s[SLOT_START], s[SLOT_DURATION], s[3],
+            case GARBAGE_COLLECTION -> sink.onGarbageCollection(start, duration, s[3],
                     constants.gcName(s[4]), constants.gcCause(s[5]), s[6], s[7]);
-            case GC_PHASE_PAUSE -> sink.onGcPhasePause(s[SLOT_THREAD], s[SLOT_START], s[SLOT_DURATION], s[3],
+            case GC_PHASE_PAUSE -> sink.onGcPhasePause(s[SLOT_THREAD], start, duration, s[3],
                     stringSlots[kind][1]);
-            case DATA_LOSS -> sink.onDataLoss(s[SLOT_START], s[3], s[4]);
-            case METHOD_TRACE -> sink.onMethodTrace(s[SLOT_THREAD], s[SLOT_START], s[SLOT_DURATION], s[3]);
-            case THREAD_START -> sink.onThreadStart(s[SLOT_THREAD], s[SLOT_START], s[3], s[4]);
-            case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], s[SLOT_START], s[3]);
+            case DATA_LOSS -> sink.onDataLoss(start, s[3], s[4]);
+            case METHOD_TRACE -> sink.onMethodTrace(s[SLOT_THREAD], start, duration, s[3]);
+            case THREAD_START -> sink.onThreadStart(s[SLOT_THREAD], start, s[3], s[4]);
+            case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], start, s[3]);
             default -> throw new IllegalStateException(KINDS[kind].name());
         }
     }

@@ -20,6 +20,7 @@ public final class JfrReader {
     private final ChunkInput input = new ChunkInput();
     private final ChunkParser parser;
     private byte[] buffer = new byte[1 << 20];
+    private TimeBase timeBase = TimeBase.FIRST_CHUNK;
 
     /** A reader that decodes every {@link JfrEventKind}. */
     public JfrReader() {
@@ -34,6 +35,12 @@ public final class JfrReader {
         parser = new ChunkParser(wanted);
     }
 
+    /** Selects how ticks become nanoseconds; {@link TimeBase#FIRST_CHUNK} (like the JDK) by default. */
+    public JfrReader timeBase(TimeBase base) {
+        this.timeBase = base;
+        return this;
+    }
+
     /** Reads {@code file}, delivering the selected events of every complete chunk to {@code sink}. */
     public ReadResult read(Path file, JfrEventSink sink) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -41,9 +48,13 @@ public final class JfrReader {
             long before = parser.delivered();
             int chunks = 0;
             ChunkHeader h;
+            ChunkHeader first = null;
             while ((h = source.nextHeader()) != null) {
+                if (first == null) {
+                    first = h;
+                }
                 buffer = source.load(h, buffer);
-                parseChunk(parser, input, buffer, h, sink);
+                parseChunk(parser, input, buffer, h, timeBase == TimeBase.FIRST_CHUNK ? first : h, sink);
                 chunks++;
             }
             return new ReadResult(chunks, parser.delivered() - before, source.fileSize(),
@@ -52,10 +63,10 @@ public final class JfrReader {
     }
 
     static void parseChunk(ChunkParser parser, ChunkInput in, byte[] buffer, ChunkHeader h,
-                           JfrEventSink sink) throws JfrFormatException {
+                           ChunkHeader timeHeader, JfrEventSink sink) throws JfrFormatException {
         in.reset(buffer, (int) h.size(), h.compressedIntegers(), h.index(), h.fileOffset());
         try {
-            parser.parse(in, h, sink);
+            parser.parse(in, h, timeHeader, sink);
         } catch (JfrFormatException e) {
             throw e;
         } catch (RuntimeException e) {
