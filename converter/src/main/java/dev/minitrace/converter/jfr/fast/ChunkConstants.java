@@ -79,6 +79,7 @@ public final class ChunkConstants {
         gcNames.clear();
         gcCauses.clear();
         Arrays.fill(className, null);
+        threadKeyCache = null;
     }
 
     // ---- threads ----
@@ -119,16 +120,19 @@ public final class ChunkConstants {
         return r < 0 ? null : threadJavaName[r];
     }
 
-    /** @return the OS thread id, or -1 when unknown */
+    /** @return the OS thread id; -1 when unknown and for virtual threads (as {@code RecordedThread}) */
     public long threadOsId(long threadRef) {
         int r = threads.index.get(threadRef);
-        return r < 0 ? -1 : threadOsId[r];
+        return r < 0 || threadVirtual[r] ? -1 : threadOsId[r];
     }
 
-    /** @return {@code Thread.threadId()}, or -1 when unknown (JFR writes 0 for non-Java threads) */
+    /**
+     * @return {@code Thread.threadId()}; -1 when unknown and for threads that are not Java threads
+     *         (JFR writes 0; JDK 25's {@code RecordedThread} maps it to -1 too, JDK 17's does not)
+     */
     public long threadJavaId(long threadRef) {
         int r = threads.index.get(threadRef);
-        return r < 0 ? -1 : threadJavaId[r];
+        return r < 0 || threadJavaId[r] == 0 ? -1 : threadJavaId[r];
     }
 
     /** @return true for a virtual thread (JDK 21+ recordings; always false before) */

@@ -292,7 +292,7 @@ final class ChunkParser {
                 String[] str = stringSlots[kind];
                 sink.onMethodDefinition(s[SLOT_THREAD], start, (int) s[3], str[2], str[3], str[4], (int) s[4]);
             }
-            case GARBAGE_COLLECTION -> sink.onGarbageCollection(start, duration, s[3],
+            case GARBAGE_COLLECTION -> sink.onGarbageCollection(s[SLOT_THREAD], start, duration, s[3],
                     constants.gcName(s[4]), constants.gcCause(s[5]), s[6], s[7]);
             case GC_PHASE_PAUSE -> sink.onGcPhasePause(s[SLOT_THREAD], start, duration, s[3],
                     stringSlots[kind][1]);

@@ -47,8 +47,11 @@ public interface JfrEventSink {
                                     String methodName, String descriptor, int modifiers) {
     }
 
-    /** {@code jdk.GarbageCollection}; name and cause resolved from their pools ({@code null} if absent). */
-    default void onGarbageCollection(long startNanos, long durationNanos, long gcId, String name,
+    /**
+     * {@code jdk.GarbageCollection}; name and cause resolved from their pools ({@code null} if
+     * absent). {@code threadRef} is 0 where the JDK writes no thread (JDK 17), the VM thread on JDK 25.
+     */
+    default void onGarbageCollection(long threadRef, long startNanos, long durationNanos, long gcId, String name,
                                      String cause, long sumOfPausesNanos, long longestPauseNanos) {
     }
 

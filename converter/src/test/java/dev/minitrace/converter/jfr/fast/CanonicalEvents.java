@@ -26,8 +26,8 @@ final class CanonicalEvents {
     private CanonicalEvents() {
     }
 
-    static String thread(long javaId, String javaName, String osName, boolean virtual) {
-        return javaId + "/" + javaName + "/" + osName + (virtual ? "/virtual" : "");
+    static String thread(long javaId, String javaName, String osName, long osId, boolean virtual) {
+        return javaId + "/" + javaName + "/" + osName + "/" + osId + (virtual ? "/virtual" : "");
     }
 
     // ---------- oracle: RecordingFile ----------
@@ -61,7 +61,9 @@ final class CanonicalEvents {
         } catch (ReflectiveOperationException e) {
             // JDK 17: no virtual threads.
         }
-        return thread(t.getJavaThreadId(), t.getJavaName(), t.getOSName(), virtual);
+        // JDK 17 reports 0 for a non-Java thread where JDK 25 (and the fast reader) report -1.
+        long javaId = t.getJavaThreadId() == 0 ? -1 : t.getJavaThreadId();
+        return thread(javaId, t.getJavaName(), t.getOSName(), t.getOSThreadId(), virtual);
     }
 
     private static String className(RecordedClass c) {
@@ -80,7 +82,7 @@ final class CanonicalEvents {
                     + "|" + e.getInt("identityHash") + "|" + e.getInt("bytecodeIndex") + "|" + e.getLong("sequence");
             case "minitrace.MethodDefinition" -> head + "|" + e.getInt("methodId") + "|" + e.getString("className")
                     + "|" + e.getString("methodName") + "|" + e.getString("descriptor") + "|" + e.getInt("modifiers");
-            case "jdk.GarbageCollection" -> type + "|" + nanos(e.getStartTime()) + "|" + e.getDuration().toNanos()
+            case "jdk.GarbageCollection" -> head + "|" + e.getDuration().toNanos()
                     + "|" + e.getLong("gcId") + "|" + e.getString("name") + "|" + e.getString("cause")
                     + "|" + e.getDuration("sumOfPauses").toNanos() + "|" + e.getDuration("longestPause").toNanos();
             case "jdk.GCPhasePause" -> head + "|" + e.getDuration().toNanos() + "|" + e.getLong("gcId")
@@ -126,7 +128,7 @@ final class CanonicalEvents {
                 return "unknown-thread-" + ref;
             }
             return CanonicalEvents.thread(c.threadJavaId(ref), c.threadJavaName(ref), c.threadOsName(ref),
-                    c.threadVirtual(ref));
+                    c.threadOsId(ref), c.threadVirtual(ref));
         }
 
         private String head(String type, long threadRef, long nanos) {
@@ -174,9 +176,9 @@ final class CanonicalEvents {
         }
 
         @Override
-        public void onGarbageCollection(long startNanos, long durationNanos, long gcId, String name, String cause,
-                                        long sumOfPausesNanos, long longestPauseNanos) {
-            lines.add("jdk.GarbageCollection|" + startNanos + "|" + durationNanos + "|" + gcId + "|" + name
+        public void onGarbageCollection(long threadRef, long startNanos, long durationNanos, long gcId, String name,
+                                        String cause, long sumOfPausesNanos, long longestPauseNanos) {
+            lines.add(head("jdk.GarbageCollection", threadRef, startNanos) + "|" + durationNanos + "|" + gcId + "|" + name
                     + "|" + cause + "|" + sumOfPausesNanos + "|" + longestPauseNanos);
         }
 

@@ -54,14 +54,19 @@ final class TestRecordings {
     }
 
     /** On JDK 21+, commits from a virtual thread too (reflection: the code is compiled for 17). */
-    static boolean commitFromVirtualThread(int perThread, int salt) throws Exception {
+    static boolean commitFromVirtualThread(int perThread, int salt) throws InterruptedException {
         Method start;
         try {
             start = Thread.class.getMethod("startVirtualThread", Runnable.class);
         } catch (NoSuchMethodException e) {
             return false;
         }
-        Thread t = (Thread) start.invoke(null, (Runnable) () -> commitEvents(99, perThread, salt));
+        Thread t;
+        try {
+            t = (Thread) start.invoke(null, (Runnable) () -> commitEvents(99, perThread, salt));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
         t.join();
         return true;
     }
@@ -130,9 +135,22 @@ final class TestRecordings {
                 inner.stop(); // and so does stopping one
             }
             commitFromThreads(threads, perThread, 3);
+            commitFromVirtualThread(perThread, 4);
             System.gc();
             outer.stop();
             outer.dump(file);
+        }
+        return file;
+    }
+
+    /** A one-chunk recording of {@code threads} threads. */
+    static Path singleChunk(Path dir, String name, int threads, int perThread) throws Exception {
+        Path file = dir.resolve(name);
+        try (Recording r = newRecording()) {
+            r.start();
+            commitFromThreads(threads, perThread, 5);
+            r.stop();
+            r.dump(file);
         }
         return file;
     }
