@@ -41,6 +41,8 @@ final class ChunkParser {
     private int[] kindByTypeId = new int[0];
     private LongIntMap kindByLargeTypeId;
     private final int[][] ops = new int[KINDS.length][];
+    /** Per kind, the plan for compressed chunks when every field is a varint or a byte; else null. */
+    private final int[][] fastOps = new int[KINDS.length][];
     private final JfrType[] typeOfKind = new JfrType[KINDS.length];
     private final long[][] slots = new long[KINDS.length][];
     private final String[][] stringSlots = new String[KINDS.length][];
@@ -48,6 +50,7 @@ final class ChunkParser {
     private long startTicks;
     private long startNanos;
     private double divisor;
+    private boolean unitDivisor;
     private long delivered;
 
     ChunkParser(boolean[] wantedKinds) {
@@ -72,6 +75,7 @@ final class ChunkParser {
         this.startTicks = timeHeader.startTicks();
         this.startNanos = timeHeader.startNanos();
         this.divisor = timeHeader.tickDivisor();
+        this.unitDivisor = divisor == 1.0;
         if (h.metadataOffset() < ChunkHeader.SIZE || h.metadataOffset() >= in.limit) {
             throw in.error(0, "Metadata offset " + h.metadataOffset() + " outside the chunk of " + in.limit + " bytes", null);
         }
@@ -87,7 +91,11 @@ final class ChunkParser {
         compile(metadata, in);
         poolReader.read(in, h, metadata, constants);
         sink.onChunkStart(h, constants);
-        readEvents(in, sink);
+        if (in.compressed && in.buf.length >= in.limit + ChunkInput.SLACK) {
+            readEventsCompressed(in, sink);
+        } else {
+            readEvents(in, sink);
+        }
         sink.onChunkEnd(h);
     }
 
@@ -97,9 +105,11 @@ final class ChunkParser {
             JfrType t = metadata.byName(kind.eventName());
             typeOfKind[kind.ordinal()] = null;
             ops[kind.ordinal()] = null;
+            fastOps[kind.ordinal()] = null;
             if (t != null && wanted[kind.ordinal()]) {
                 typeOfKind[kind.ordinal()] = t;
                 ops[kind.ordinal()] = compile(kind, t, in);
+                fastOps[kind.ordinal()] = fastPlan(ops[kind.ordinal()]);
                 maxId = Math.max(maxId, t.id);
             }
             Arrays.fill(slots[kind.ordinal()], 0L);
@@ -152,6 +162,38 @@ final class ChunkParser {
             plan[i] = slot < 0 ? skipOp(f, i) : readOp(kind, type, f, slot, wantsString, in);
         }
         return plan;
+    }
+
+    // Fast-plan op codes: every field is one varint (stored with a cast, or skipped) or one byte.
+    private static final int F_LONG = 1;
+    private static final int F_INT = 2;
+    private static final int F_SHORT = 3;
+    private static final int F_CHAR = 4;
+    private static final int F_SKIP = 5;
+    private static final int F_BYTE = 6;
+    private static final int F_SKIP_BYTE = 7;
+
+    private static int[] fastPlan(int[] plan) {
+        int[] fast = new int[plan.length];
+        for (int i = 0; i < plan.length; i++) {
+            int op = plan[i];
+            int slot = op & ~0xFF;
+            int code = switch (op & 0xFF) {
+                case OP_I64 -> F_LONG;
+                case OP_I32 -> F_INT;
+                case OP_I16 -> F_SHORT;
+                case OP_CHAR -> F_CHAR;
+                case OP_SKIP_I64, OP_SKIP_I32, OP_SKIP_I16 -> F_SKIP;
+                case OP_BYTE -> F_BYTE;
+                case OP_SKIP_1 -> F_SKIP_BYTE;
+                default -> -1;
+            };
+            if (code < 0) {
+                return null;
+            }
+            fast[i] = code | slot;
+        }
+        return fast;
     }
 
     private static int skipOp(JfrType.Field f, int fieldIndex) {
@@ -233,6 +275,94 @@ final class ChunkParser {
         delivered += count;
     }
 
+    /**
+     * The hot loop for compressed chunks: local position, array reads, one varint decoder
+     * ({@link ChunkInput#varint}/{@link ChunkInput#varintLength}) inlined for every field. Events
+     * whose plan has strings or nested values fall back to {@link #decode}.
+     */
+    private void readEventsCompressed(ChunkInput in, JfrEventSink sink) throws JfrFormatException {
+        final byte[] b = in.buf;
+        final int limit = in.limit;
+        final int[] direct = kindByTypeId;
+        final LongIntMap large = kindByLargeTypeId;
+        int pos = ChunkHeader.SIZE;
+        long count = 0;
+        while (pos < limit) {
+            int p = pos;
+            long size;
+            byte x = b[p];
+            if (x >= 0) {
+                size = x;
+                p++;
+            } else {
+                size = ChunkInput.varint(b, p);
+                p += ChunkInput.varintLength(b, p);
+            }
+            if (size <= 0 || size > limit - pos) {
+                throw in.error(pos, "Event size " + size + " outside the chunk (" + (limit - pos) + " bytes left)", null);
+            }
+            int end = pos + (int) size;
+            long typeId;
+            x = b[p];
+            if (x >= 0) {
+                typeId = x;
+                p++;
+            } else {
+                typeId = ChunkInput.varint(b, p);
+                p += ChunkInput.varintLength(b, p);
+            }
+            int kind;
+            if (large == null) {
+                kind = typeId >= 0 && typeId < direct.length ? direct[(int) typeId] : -1;
+            } else {
+                kind = large.get(typeId);
+            }
+            if (kind >= 0) {
+                int[] plan = fastOps[kind];
+                if (plan == null) {
+                    in.pos = p;
+                    decode(in, kind, end, pos, sink);
+                } else {
+                    long[] s = slots[kind];
+                    for (int op : plan) {
+                        int code = op & 0xFF;
+                        if (code >= F_BYTE) {
+                            if (code == F_BYTE) {
+                                s[op >>> 8] = b[p];
+                            }
+                            p++;
+                            continue;
+                        }
+                        long v;
+                        x = b[p];
+                        if (x >= 0) {
+                            v = x;
+                            p++;
+                        } else {
+                            v = ChunkInput.varint(b, p);
+                            p += ChunkInput.varintLength(b, p);
+                        }
+                        switch (code) {
+                            case F_LONG -> s[op >>> 8] = v;
+                            case F_INT -> s[op >>> 8] = (int) v;
+                            case F_SHORT -> s[op >>> 8] = (short) v;
+                            case F_CHAR -> s[op >>> 8] = (char) v;
+                            default -> { }
+                        }
+                    }
+                    if (p > end) {
+                        throw in.error(pos, "Corrupt event " + typeOfKind[kind].name + ": fields overrun its declared end by "
+                                + (p - end) + " bytes", null);
+                    }
+                    deliver(kind, s, sink);
+                }
+                count++;
+            }
+            pos = end;
+        }
+        delivered += count;
+    }
+
     private void decode(ChunkInput in, int kind, int end, int eventStart, JfrEventSink sink) throws JfrFormatException {
         final int[] plan = ops[kind];
         final long[] s = slots[kind];
@@ -273,7 +403,13 @@ final class ChunkParser {
     }
 
     private long toNanos(long ticks) {
-        return startNanos + (long) ((ticks - startTicks) / divisor);
+        long delta = ticks - startTicks;
+        // With nanosecond ticks (the usual case) the JDK's double division by 1.0 is exact for
+        // |delta| < 2^53 (104 days): skip it, the result is bit-for-bit the same.
+        if (unitDivisor && (delta + (1L << 53)) >>> 54 == 0) {
+            return startNanos + delta;
+        }
+        return startNanos + (long) (delta / divisor);
     }
 
     private void deliver(int kind, long[] s, JfrEventSink sink) {

@@ -69,7 +69,7 @@ final class ChunkSource {
             return lose(remaining, "chunk " + index + " declares " + h.size() + " bytes but only "
                     + remaining + " remain in the file");
         }
-        if (h.size() > Integer.MAX_VALUE - 16) {
+        if (h.size() > Integer.MAX_VALUE - 64) {
             throw new JfrFormatException(index, next, "Chunk of " + h.size() + " bytes is larger than 2 GB", null);
         }
         next += h.size();
@@ -97,7 +97,8 @@ final class ChunkSource {
     /** Loads the whole chunk into {@code buffer} (grown when too small) and returns the buffer. */
     byte[] load(ChunkHeader h, byte[] buffer) throws IOException {
         int size = (int) h.size();
-        byte[] b = buffer.length >= size ? buffer : new byte[Math.max(size, buffer.length + (buffer.length >> 1))];
+        int needed = size + ChunkInput.SLACK;
+        byte[] b = buffer.length >= needed ? buffer : new byte[Math.max(needed, buffer.length + (buffer.length >> 1))];
         readFully(ByteBuffer.wrap(b, 0, size), h.fileOffset());
         return b;
     }
