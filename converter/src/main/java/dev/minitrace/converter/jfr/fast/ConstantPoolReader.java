@@ -64,7 +64,7 @@ final class ConstantPoolReader {
             int start = in.pos;
             long delta;
             try {
-                long size = in.readLong();
+                long size = in.readInt(); // an int: 4 bytes when integers are not compressed
                 if (size <= 0 || size > in.limit - start) {
                     throw in.error(start, "Checkpoint event size " + size + " outside the chunk", null);
                 }

@@ -39,7 +39,7 @@ final class Metadata {
     /** Reads the metadata event at {@code in.pos} (its size prefix first). */
     static Metadata read(ChunkInput in) throws JfrFormatException {
         int start = in.pos;
-        long size = in.readLong();
+        long size = in.readInt(); // an int: 4 bytes when integers are not compressed
         if (size <= 0 || size > in.limit - start) {
             throw in.error(start, "Metadata event size " + size + " outside the chunk", null);
         }
