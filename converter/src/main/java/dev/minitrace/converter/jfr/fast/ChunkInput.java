@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -14,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class ChunkInput {
     /** Bytes a chunk buffer holds beyond the chunk, so an 8-byte load at any position inside is legal. */
-    static final int SLACK = 16;
+    static final int SLACK = 64;
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
@@ -27,6 +28,42 @@ final class ChunkInput {
     boolean compressed = true;
     long chunkFileOffset;
     int chunkIndex;
+
+    /** Where the bytes come from: the chunk is loaded piece by piece as parsing needs it. */
+    private ChunkSource source;
+    private ChunkHeader header;
+    /** Bytes {@code [0, loadedEnd)} are loaded (the sequential front), plus islands. */
+    int loadedEnd;
+    /** How far ahead the sequential front is loaded: small enough to stay in the CPU caches. */
+    static final int WINDOW = 1 << 20;
+
+    void attach(ChunkSource chunkSource, ChunkHeader chunkHeader) {
+        this.source = chunkSource;
+        this.header = chunkHeader;
+        this.loadedEnd = 0;
+    }
+
+    /**
+     * Makes bytes up to {@code upTo} (clipped to the chunk) available, loading a window ahead.
+     * Parsing then reads bytes the CPU copied a moment ago, from cache, instead of a whole chunk
+     * that went out to memory and has to come back.
+     */
+    void ensureLoaded(int upTo) throws IOException {
+        if (upTo > loadedEnd && loadedEnd < limit) {
+            int to = (int) Math.min(limit, Math.max((long) upTo, (long) loadedEnd + WINDOW));
+            source.load(header, buf, loadedEnd, to);
+            loadedEnd = to;
+        }
+    }
+
+    /** Loads {@code [from, to)} (clipped to the chunk) for random access: metadata, checkpoints. */
+    void loadRange(int from, int to) throws IOException {
+        int end = Math.min(limit, to);
+        if (from < end && end > loadedEnd) {
+            int start = Math.max(from, loadedEnd);
+            source.load(header, buf, start, end);
+        }
+    }
 
     void reset(byte[] buffer, int chunkSize, boolean compressedIntegers, int index, long fileOffset) {
         this.buf = buffer;

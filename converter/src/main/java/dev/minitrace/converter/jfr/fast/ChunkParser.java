@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -41,8 +42,19 @@ final class ChunkParser {
     private int[] kindByTypeId = new int[0];
     private LongIntMap kindByLargeTypeId;
     private final int[][] ops = new int[KINDS.length][];
-    /** Per kind, the plan for compressed chunks when every field is a varint or a byte; else null. */
-    private final int[][] fastOps = new int[KINDS.length][];
+    /**
+     * Per kind, the flat plan for compressed chunks, or null when a field needs more than one
+     * varint or byte (strings, arrays, nested values, tick spans): fields are decoded in order into
+     * {@link #fields}, and {@code fieldOfSlot} says which field holds each slot.
+     */
+    private final FastPlan[] fastPlans = new FastPlan[KINDS.length];
+    /** Decoded fields of the current event; the last cell stays 0 and stands for a missing field. */
+    private final long[] fields = new long[MAX_FAST_FIELDS + 1];
+    private static final int MAX_FAST_FIELDS = 63;
+
+    /** Flat field plan: how many fields, which are single bytes, where each slot's value is. */
+    private record FastPlan(int count, long byteMask, int[] fieldOfSlot) {
+    }
     private final JfrType[] typeOfKind = new JfrType[KINDS.length];
     private final long[][] slots = new long[KINDS.length][];
     private final String[][] stringSlots = new String[KINDS.length][];
@@ -70,7 +82,7 @@ final class ChunkParser {
      * @param timeHeader the header whose start ticks, start nanos and frequency convert ticks
      *                   (see {@link TimeBase})
      */
-    void parse(ChunkInput in, ChunkHeader h, ChunkHeader timeHeader, JfrEventSink sink) throws JfrFormatException {
+    void parse(ChunkInput in, ChunkHeader h, ChunkHeader timeHeader, JfrEventSink sink) throws IOException {
         this.header = h;
         this.startTicks = timeHeader.startTicks();
         this.startNanos = timeHeader.startNanos();
@@ -79,7 +91,15 @@ final class ChunkParser {
         if (h.metadataOffset() < ChunkHeader.SIZE || h.metadataOffset() >= in.limit) {
             throw in.error(0, "Metadata offset " + h.metadataOffset() + " outside the chunk of " + in.limit + " bytes", null);
         }
-        in.pos = (int) h.metadataOffset();
+        int metadataStart = (int) h.metadataOffset();
+        in.loadRange(metadataStart, metadataStart + 16);
+        in.pos = metadataStart;
+        long metadataSize = in.readInt();
+        if (metadataSize <= 0 || metadataSize > in.limit - metadataStart) {
+            throw in.error(metadataStart, "Metadata event size " + metadataSize + " outside the chunk", null);
+        }
+        in.loadRange(metadataStart, metadataStart + (int) metadataSize);
+        in.pos = metadataStart;
         Metadata metadata;
         try {
             metadata = Metadata.read(in);
@@ -105,11 +125,11 @@ final class ChunkParser {
             JfrType t = metadata.byName(kind.eventName());
             typeOfKind[kind.ordinal()] = null;
             ops[kind.ordinal()] = null;
-            fastOps[kind.ordinal()] = null;
+            fastPlans[kind.ordinal()] = null;
             if (t != null && wanted[kind.ordinal()]) {
                 typeOfKind[kind.ordinal()] = t;
                 ops[kind.ordinal()] = compile(kind, t, in);
-                fastOps[kind.ordinal()] = fastPlan(ops[kind.ordinal()]);
+                fastPlans[kind.ordinal()] = fastPlan(ops[kind.ordinal()], slots[kind.ordinal()].length);
                 maxId = Math.max(maxId, t.id);
             }
             Arrays.fill(slots[kind.ordinal()], 0L);
@@ -164,36 +184,30 @@ final class ChunkParser {
         return plan;
     }
 
-    // Fast-plan op codes: every field is one varint (stored with a cast, or skipped) or one byte.
-    private static final int F_LONG = 1;
-    private static final int F_INT = 2;
-    private static final int F_SHORT = 3;
-    private static final int F_CHAR = 4;
-    private static final int F_SKIP = 5;
-    private static final int F_BYTE = 6;
-    private static final int F_SKIP_BYTE = 7;
-
-    private static int[] fastPlan(int[] plan) {
-        int[] fast = new int[plan.length];
+    private static FastPlan fastPlan(int[] plan, int slotCount) {
+        if (plan.length > MAX_FAST_FIELDS) {
+            return null;
+        }
+        int[] fieldOfSlot = new int[slotCount];
+        Arrays.fill(fieldOfSlot, MAX_FAST_FIELDS); // the always-zero cell
+        long byteMask = 0;
         for (int i = 0; i < plan.length; i++) {
             int op = plan[i];
-            int slot = op & ~0xFF;
-            int code = switch (op & 0xFF) {
-                case OP_I64 -> F_LONG;
-                case OP_I32 -> F_INT;
-                case OP_I16 -> F_SHORT;
-                case OP_CHAR -> F_CHAR;
-                case OP_SKIP_I64, OP_SKIP_I32, OP_SKIP_I16 -> F_SKIP;
-                case OP_BYTE -> F_BYTE;
-                case OP_SKIP_1 -> F_SKIP_BYTE;
-                default -> -1;
-            };
-            if (code < 0) {
-                return null;
+            switch (op & 0xFF) {
+                // int and long values are delivered with the same casts the slow path applies
+                case OP_I64, OP_I32 -> fieldOfSlot[op >>> 8] = i;
+                case OP_SKIP_I64, OP_SKIP_I32, OP_SKIP_I16 -> { }
+                case OP_BYTE -> {
+                    fieldOfSlot[op >>> 8] = i;
+                    byteMask |= 1L << i;
+                }
+                case OP_SKIP_1 -> byteMask |= 1L << i;
+                default -> {
+                    return null;
+                }
             }
-            fast[i] = code | slot;
         }
-        return fast;
+        return new FastPlan(plan.length, byteMask, fieldOfSlot);
     }
 
     private static int skipOp(JfrType.Field f, int fieldIndex) {
@@ -246,48 +260,36 @@ final class ChunkParser {
         return code | (slot << 8);
     }
 
-    private void readEvents(ChunkInput in, JfrEventSink sink) throws JfrFormatException {
-        final int limit = in.limit;
-        final int[] direct = kindByTypeId;
-        final LongIntMap large = kindByLargeTypeId;
+    private void readEvents(ChunkInput in, JfrEventSink sink) throws IOException {
         int pos = ChunkHeader.SIZE;
-        long count = 0;
-        while (pos < limit) {
-            in.pos = pos;
-            long size = in.readInt();
-            if (size <= 0 || size > limit - pos) {
-                throw in.error(pos, "Event size " + size + " outside the chunk (" + (limit - pos) + " bytes left)", null);
-            }
-            int end = pos + (int) size;
-            long typeId = in.readLong();
-            int kind;
-            if (large == null) {
-                kind = typeId >= 0 && typeId < direct.length ? direct[(int) typeId] : -1;
-            } else {
-                kind = large.get(typeId);
-            }
-            if (kind >= 0) {
-                decode(in, kind, end, pos, sink);
-                count++;
-            }
-            pos = end;
+        while (pos < in.limit) {
+            in.ensureLoaded(pos + ChunkInput.SLACK);
+            pos = readEvent(in, pos, sink);
         }
-        delivered += count;
     }
 
     /**
-     * The hot loop for compressed chunks: local position, array reads, one varint decoder
-     * ({@link ChunkInput#varint}/{@link ChunkInput#varintLength}) inlined for every field. Events
-     * whose plan has strings or nested values fall back to {@link #decode}.
+     * The hot loop for compressed chunks: a local position and plain array reads; one-byte values
+     * (most fields) take a shortcut, longer ones the SWAR decoder ({@link ChunkInput#varint},
+     * {@link ChunkInput#varintLength}: one 8-byte load, no per-byte loop). Measured here, this beats
+     * both a byte-at-a-time loop and SWAR for every field (whose longer dependency chain costs
+     * more than the one-byte branch mispredicts), and a variant that first found every varint end
+     * of the event with a stop-bit mask. Events whose plan has strings or nested values fall back
+     * to {@link #decode}.
      */
-    private void readEventsCompressed(ChunkInput in, JfrEventSink sink) throws JfrFormatException {
+    private void readEventsCompressed(ChunkInput in, JfrEventSink sink) throws IOException {
         final byte[] b = in.buf;
         final int limit = in.limit;
         final int[] direct = kindByTypeId;
         final LongIntMap large = kindByLargeTypeId;
+        final long[] f = fields;
         int pos = ChunkHeader.SIZE;
-        long count = 0;
+        int loaded = 0;
         while (pos < limit) {
+            if (pos + ChunkInput.SLACK > loaded) {
+                in.ensureLoaded(pos + ChunkInput.SLACK);
+                loaded = in.loadedEnd;
+            }
             int p = pos;
             long size;
             byte x = b[p];
@@ -302,6 +304,10 @@ final class ChunkParser {
                 throw in.error(pos, "Event size " + size + " outside the chunk (" + (limit - pos) + " bytes left)", null);
             }
             int end = pos + (int) size;
+            if (end + ChunkInput.SLACK > loaded) {
+                in.ensureLoaded(end + ChunkInput.SLACK);
+                loaded = in.loadedEnd;
+            }
             long typeId;
             x = b[p];
             if (x >= 0) {
@@ -318,49 +324,75 @@ final class ChunkParser {
                 kind = large.get(typeId);
             }
             if (kind >= 0) {
-                int[] plan = fastOps[kind];
+                FastPlan plan = fastPlans[kind];
                 if (plan == null) {
                     in.pos = p;
                     decode(in, kind, end, pos, sink);
                 } else {
-                    long[] s = slots[kind];
-                    for (int op : plan) {
-                        int code = op & 0xFF;
-                        if (code >= F_BYTE) {
-                            if (code == F_BYTE) {
-                                s[op >>> 8] = b[p];
-                            }
-                            p++;
-                            continue;
-                        }
-                        long v;
+                    final int n = plan.count;
+                    final long byteMask = plan.byteMask;
+                    for (int i = 0; i < n; i++) {
                         x = b[p];
-                        if (x >= 0) {
-                            v = x;
+                        if (x >= 0 || (byteMask >>> i & 1) != 0) {
+                            f[i] = x;
                             p++;
                         } else {
-                            v = ChunkInput.varint(b, p);
+                            f[i] = ChunkInput.varint(b, p);
                             p += ChunkInput.varintLength(b, p);
-                        }
-                        switch (code) {
-                            case F_LONG -> s[op >>> 8] = v;
-                            case F_INT -> s[op >>> 8] = (int) v;
-                            case F_SHORT -> s[op >>> 8] = (short) v;
-                            case F_CHAR -> s[op >>> 8] = (char) v;
-                            default -> { }
                         }
                     }
                     if (p > end) {
-                        throw in.error(pos, "Corrupt event " + typeOfKind[kind].name + ": fields overrun its declared end by "
-                                + (p - end) + " bytes", null);
+                        throw overrun(in, kind, pos, p - end);
                     }
-                    deliver(kind, s, sink);
+                    deliverFast(kind, f, plan.fieldOfSlot, sink);
                 }
-                count++;
+                delivered++;
             }
             pos = end;
         }
-        delivered += count;
+    }
+
+    /** Reads (or skips) the event at {@code pos} with the general decoder; returns its end. */
+    private int readEvent(ChunkInput in, int pos, JfrEventSink sink) throws IOException {
+        final int limit = in.limit;
+        in.pos = pos;
+        long size = in.readInt();
+        if (size <= 0 || size > limit - pos) {
+            throw in.error(pos, "Event size " + size + " outside the chunk (" + (limit - pos) + " bytes left)", null);
+        }
+        int end = pos + (int) size;
+        in.ensureLoaded(end + ChunkInput.SLACK);
+        long typeId = in.readLong();
+        int kind;
+        if (kindByLargeTypeId == null) {
+            kind = typeId >= 0 && typeId < kindByTypeId.length ? kindByTypeId[(int) typeId] : -1;
+        } else {
+            kind = kindByLargeTypeId.get(typeId);
+        }
+        if (kind >= 0) {
+            decode(in, kind, end, pos, sink);
+            delivered++;
+        }
+        return end;
+    }
+
+    /** A flat plan decoded one field after the other (events longer than the mask covers). */
+    private void decodeSequentially(ChunkInput in, int kind, FastPlan plan, int end, int pos, JfrEventSink sink)
+            throws JfrFormatException {
+        final long[] f = fields;
+        final long byteMask = plan.byteMask;
+        for (int i = 0; i < plan.count; i++) {
+            f[i] = (byteMask >>> i & 1) != 0 ? in.readByte() : in.readVarLong();
+        }
+        if (in.pos > end) {
+            throw overrun(in, kind, pos, in.pos - end);
+        }
+        deliverFast(kind, f, plan.fieldOfSlot, sink);
+    }
+
+    private JfrFormatException overrun(ChunkInput in, int kind, int pos, int by) {
+        return in.error(pos, "Corrupt event " + typeOfKind[kind].name + ": fields overrun its declared end by "
+                + by + " bytes", null);
     }
 
     private void decode(ChunkInput in, int kind, int end, int eventStart, JfrEventSink sink) throws JfrFormatException {
@@ -410,6 +442,28 @@ final class ChunkParser {
             return startNanos + delta;
         }
         return startNanos + (long) (delta / divisor);
+    }
+
+    /** Like {@link #deliver}, reading slot values from the decoded fields through {@code ix}. */
+    private void deliverFast(int kind, long[] f, int[] ix, JfrEventSink sink) {
+        long startTicksOfEvent = f[ix[SLOT_START]];
+        long start = toNanos(startTicksOfEvent);
+        long thread = f[ix[SLOT_THREAD]];
+        switch (kind) {
+            case 0 -> sink.onMethodEntry(thread, start, (int) f[ix[3]], f[ix[4]]);
+            case 1 -> sink.onMethodExit(thread, start, (int) f[ix[3]], (int) f[ix[4]], f[ix[5]] != 0, f[ix[6]]);
+            case 2 -> sink.onLockAcquire(thread, start, f[ix[3]], (int) f[ix[4]], (int) f[ix[5]], f[ix[6]]);
+            case 3 -> sink.onLockRelease(thread, start, f[ix[3]], (int) f[ix[4]], (int) f[ix[5]], f[ix[6]]);
+            case 4 -> sink.onObjectAlloc(thread, start, f[ix[3]], (int) f[ix[4]], (int) f[ix[5]], f[ix[6]]);
+            default -> {
+                // The rarer kinds: copy into their slots and take the general path.
+                long[] s = slots[kind];
+                for (int k = 0; k < s.length; k++) {
+                    s[k] = f[ix[k]];
+                }
+                deliver(kind, s, sink);
+            }
+        }
     }
 
     private void deliver(int kind, long[] s, JfrEventSink sink) {

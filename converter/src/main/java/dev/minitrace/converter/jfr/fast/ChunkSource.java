@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
  * is reported as lost bytes rather than thrown.
  */
 final class ChunkSource {
+    private static final int READ_SLICE = 1 << 20;
     private final FileChannel channel;
     private final long fileSize;
     private final byte[] headerBytes = new byte[ChunkHeader.SIZE];
@@ -46,7 +47,7 @@ final class ChunkSource {
             return null;
         }
         int n = (int) Math.min(remaining, ChunkHeader.SIZE);
-        readFully(ByteBuffer.wrap(headerBytes, 0, n), next);
+        readFully(ByteBuffer.wrap(headerBytes, 0, n), next, index);
         if (n < 4 || n < ChunkHeader.SIZE && !startsWithMagic(n)) {
             // Too short to tell: a JFR file with a cut header, or not JFR at all.
             if (index == 0 && !startsWithMagic(n)) {
@@ -94,21 +95,30 @@ final class ChunkSource {
         return null;
     }
 
-    /** Loads the whole chunk into {@code buffer} (grown when too small) and returns the buffer. */
-    byte[] load(ChunkHeader h, byte[] buffer) throws IOException {
-        int size = (int) h.size();
-        int needed = size + ChunkInput.SLACK;
-        byte[] b = buffer.length >= needed ? buffer : new byte[Math.max(needed, buffer.length + (buffer.length >> 1))];
-        readFully(ByteBuffer.wrap(b, 0, size), h.fileOffset());
-        return b;
+    /** Returns {@code buffer}, or a larger one, able to hold chunk {@code h} (loads nothing). */
+    static byte[] bufferFor(ChunkHeader h, byte[] buffer) {
+        int needed = (int) h.size() + ChunkInput.SLACK;
+        return buffer.length >= needed ? buffer : new byte[Math.max(needed, buffer.length + (buffer.length >> 1))];
     }
 
-    private void readFully(ByteBuffer dst, long position) throws IOException {
+    /**
+     * Loads bytes {@code [from, to)} of chunk {@code h} into the same positions of {@code b}. In
+     * slices of at most 1 MB: reading into a heap array goes through a temporary direct buffer of
+     * the request's size, which the JDK caches when small (one of a chunk's size would be
+     * allocated and zeroed for every chunk). Thread-safe: positional reads only.
+     */
+    void load(ChunkHeader h, byte[] b, int from, int to) throws IOException {
+        for (int off = from; off < to; off += READ_SLICE) {
+            readFully(ByteBuffer.wrap(b, off, Math.min(READ_SLICE, to - off)), h.fileOffset() + off, h.index());
+        }
+    }
+
+    private void readFully(ByteBuffer dst, long position, int chunk) throws IOException {
         long p = position;
         while (dst.hasRemaining()) {
             int r = channel.read(dst, p);
             if (r < 0) {
-                throw new JfrFormatException(index, p, "File shrank while being read", null);
+                throw new JfrFormatException(chunk, p, "File shrank while being read", null);
             }
             p += r;
         }

@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -40,7 +41,7 @@ final class ConstantPoolReader {
     private long[] fixups = new long[64];
     private int fixupCount;
 
-    void read(ChunkInput in, ChunkHeader header, Metadata metadata, ChunkConstants out) throws JfrFormatException {
+    void read(ChunkInput in, ChunkHeader header, Metadata metadata, ChunkConstants out) throws IOException {
         out.clear();
         fixupCount = 0;
         // Per type id: which pool kind it is, and for each of its fields which column (-1 skip).
@@ -63,11 +64,13 @@ final class ConstantPoolReader {
             in.pos = (int) offset;
             int start = in.pos;
             long delta;
+            in.loadRange(start, start + 16);
             try {
                 long size = in.readInt(); // an int: 4 bytes when integers are not compressed
                 if (size <= 0 || size > in.limit - start) {
                     throw in.error(start, "Checkpoint event size " + size + " outside the chunk", null);
                 }
+                in.loadRange(start, start + (int) size);
                 long typeId = in.readLong();
                 if (typeId != 1) {
                     throw in.error(start, "Expected a checkpoint event (type id 1) but found type id " + typeId, null);

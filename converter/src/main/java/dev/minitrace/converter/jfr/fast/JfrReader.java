@@ -53,8 +53,8 @@ public final class JfrReader {
                 if (first == null) {
                     first = h;
                 }
-                buffer = source.load(h, buffer);
-                parseChunk(parser, input, buffer, h, timeBase == TimeBase.FIRST_CHUNK ? first : h, sink);
+                buffer = ChunkSource.bufferFor(h, buffer);
+                parseChunk(parser, input, source, buffer, h, timeBase == TimeBase.FIRST_CHUNK ? first : h, sink);
                 chunks++;
             }
             return new ReadResult(chunks, parser.delivered() - before, source.fileSize(),
@@ -62,9 +62,10 @@ public final class JfrReader {
         }
     }
 
-    static void parseChunk(ChunkParser parser, ChunkInput in, byte[] buffer, ChunkHeader h,
-                           ChunkHeader timeHeader, JfrEventSink sink) throws JfrFormatException {
+    static void parseChunk(ChunkParser parser, ChunkInput in, ChunkSource source, byte[] buffer, ChunkHeader h,
+                           ChunkHeader timeHeader, JfrEventSink sink) throws IOException {
         in.reset(buffer, (int) h.size(), h.compressedIntegers(), h.index(), h.fileOffset());
+        in.attach(source, h);
         try {
             parser.parse(in, h, timeHeader, sink);
         } catch (JfrFormatException e) {

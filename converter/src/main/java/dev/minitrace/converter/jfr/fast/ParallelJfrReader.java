@@ -91,12 +91,8 @@ public final class ParallelJfrReader {
                     Worker w = workers.get();
                     long before = w.parser.delivered();
                     S sink = sinkPerChunk.get();
-                    try {
-                        w.buffer = source.load(header, w.buffer);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                    JfrReader.parseChunk(w.parser, w.input, w.buffer, header, timeHeader, sink);
+                    w.buffer = ChunkSource.bufferFor(header, w.buffer);
+                    JfrReader.parseChunk(w.parser, w.input, source, w.buffer, header, timeHeader, sink);
                     return new Done<>(sink, w.parser.delivered() - before);
                 }));
                 chunks++;

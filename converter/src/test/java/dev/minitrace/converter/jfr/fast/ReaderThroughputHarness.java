@@ -150,26 +150,39 @@ public final class ReaderThroughputHarness {
         String[] readers = System.getProperty("readers", "rf,fast,parallel").split(",");
         double[][] rates = new double[readers.length][rounds];
         long[] counts = new long[readers.length];
+        double[][] cpu = new double[readers.length][rounds];
         for (int round = -1; round < rounds; round++) { // round -1 warms up
             for (int r = 0; r < readers.length; r++) {
+                long c0 = processCpuNanos();
                 long t0 = System.nanoTime();
                 counts[r] = once(readers[r], file);
                 long t1 = System.nanoTime();
+                long c1 = processCpuNanos();
                 double rate = counts[r] / ((t1 - t0) / 1e9);
                 if (round >= 0) {
                     rates[r][round] = rate;
+                    cpu[r][round] = (c1 - c0) / 1e9;
                 }
-                System.out.printf("round %d %-8s %,d events in %.3f s = %,.0f events/s%n",
-                        round, readers[r], counts[r], (t1 - t0) / 1e9, rate);
+                System.out.printf("round %d %-8s %,d events in %.3f s = %,.0f events/s, %.3f s CPU%n",
+                        round, readers[r], counts[r], (t1 - t0) / 1e9, rate, (c1 - c0) / 1e9);
             }
         }
         double base = median(rates[0]);
         for (int r = 0; r < readers.length; r++) {
-            System.out.printf("median %-8s %,.0f events/s (%.1fx RecordingFile) events=%,d%n",
-                    readers[r], median(rates[r]), median(rates[r]) / base, counts[r]);
+            double minCpu = Arrays.stream(cpu[r]).min().orElse(0);
+            System.out.printf("median %-8s %,.0f events/s (%.1fx RecordingFile), CPU (all threads) median %.3f s,"
+                    + " min %.3f s = %,.0f events per CPU-second; events=%,d%n",
+                    readers[r], median(rates[r]), median(rates[r]) / base, median(cpu[r]), minCpu,
+                    counts[r] / minCpu, counts[r]);
         }
         System.out.println("JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors()
                 + " CPUs, file " + Files.size(file) + " bytes");
+    }
+
+    /** CPU time of the whole process (all threads, GC and JIT included). */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     static double median(double[] v) {
