@@ -2,6 +2,7 @@ package dev.minitrace.converter.jfr.fast;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.zip.CRC32;
 
 /**
  * Parses one chunk held in memory: metadata, then all constant pools, then the events in file
@@ -59,6 +60,11 @@ final class ChunkParser {
     private final long[][] slots = new long[KINDS.length][];
     private final String[][] stringSlots = new String[KINDS.length][];
     private ChunkHeader header;
+    private Metadata lastMetadata;
+    private long lastMetadataId;
+    private long lastMetadataCrc;
+    private long lastMetadataSize;
+    private boolean lastCompressed;
     private long startTicks;
     private long startNanos;
     private double divisor;
@@ -99,16 +105,38 @@ final class ChunkParser {
             throw in.error(metadataStart, "Metadata event size " + metadataSize + " outside the chunk", null);
         }
         in.loadRange(metadataStart, metadataStart + (int) metadataSize);
-        in.pos = metadataStart;
+        // Consecutive chunks of one recording usually carry the same metadata: when the type
+        // system's bytes are identical (a CRC over everything after the metadata id, plus the id
+        // and the encoding), reuse the parsed types and compiled plans, as the JDK does by id.
+        in.readLong(); // type id, checked by Metadata.read
+        in.readLong(); // start time
+        in.readLong(); // duration
+        long metadataId = in.readLong();
+        int bodyStart = Math.min(in.pos, metadataStart + (int) metadataSize);
+        CRC32 crc = new CRC32();
+        crc.update(in.buf, bodyStart, metadataStart + (int) metadataSize - bodyStart);
+        long checksum = crc.getValue();
         Metadata metadata;
-        try {
-            metadata = Metadata.read(in);
-        } catch (JfrFormatException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw in.error((int) h.metadataOffset(), "Corrupt metadata event: " + e, e);
+        if (lastMetadata != null && metadataId == lastMetadataId && checksum == lastMetadataCrc
+                && metadataSize == lastMetadataSize && in.compressed == lastCompressed) {
+            metadata = lastMetadata;
+        } else {
+            in.pos = metadataStart;
+            lastMetadata = null;
+            try {
+                metadata = Metadata.read(in);
+            } catch (JfrFormatException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw in.error((int) h.metadataOffset(), "Corrupt metadata event: " + e, e);
+            }
+            compile(metadata, in);
+            lastMetadata = metadata;
+            lastMetadataId = metadataId;
+            lastMetadataCrc = checksum;
+            lastMetadataSize = metadataSize;
+            lastCompressed = in.compressed;
         }
-        compile(metadata, in);
         poolReader.read(in, h, metadata, constants);
         sink.onChunkStart(h, constants);
         if (in.compressed && in.buf.length >= in.limit + ChunkInput.SLACK) {
