@@ -20,66 +20,94 @@ final class ChunkInput {
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
 
+    /** Bytes of the chunk from chunk offset {@link #base} on. */
     byte[] buf = new byte[0];
-    /** Current read position, relative to the chunk start. */
+    /** Current read position in {@link #buf}. */
     int pos;
-    /** End of the chunk in {@link #buf}. */
+    /** End of the valid bytes in {@link #buf}. */
     int limit;
+    /** Chunk offset of {@code buf[0]}. */
+    long base;
+    /** Size of the whole chunk. */
+    long chunkSize;
     boolean compressed = true;
     long chunkFileOffset;
     int chunkIndex;
 
-    /** Where the bytes come from: the chunk is loaded piece by piece as parsing needs it. */
+    /** How much of the event stream is loaded at a time: small enough to stay in the CPU caches. */
+    static final int WINDOW = 1 << 20;
+    /** The window size in use ({@link #WINDOW}; tests make it tiny to cross windows often). */
+    int windowSize = WINDOW;
+    private byte[] window = new byte[0];
+    private byte[] island = new byte[1 << 16];
     private ChunkSource source;
     private ChunkHeader header;
-    /** Bytes {@code [0, loadedEnd)} are loaded (the sequential front), plus islands. */
-    int loadedEnd;
-    /** How far ahead the sequential front is loaded: small enough to stay in the CPU caches. */
-    static final int WINDOW = 1 << 20;
 
-    void attach(ChunkSource chunkSource, ChunkHeader chunkHeader) {
+    void reset(ChunkSource chunkSource, ChunkHeader h) {
         this.source = chunkSource;
-        this.header = chunkHeader;
-        this.loadedEnd = 0;
+        this.header = h;
+        this.chunkSize = h.size();
+        this.compressed = h.compressedIntegers();
+        this.chunkIndex = h.index();
+        this.chunkFileOffset = h.fileOffset();
+        this.buf = island;
+        this.base = 0;
+        this.pos = 0;
+        this.limit = 0;
     }
 
     /**
-     * Makes bytes up to {@code upTo} (clipped to the chunk) available, loading a window ahead.
-     * Parsing then reads bytes the CPU copied a moment ago, from cache, instead of a whole chunk
-     * that went out to memory and has to come back.
+     * Loads {@code [chunkOffset, chunkOffset + length)} (clipped to the chunk) into the island
+     * buffer and reads from its start: for the metadata and checkpoint events, which lie anywhere
+     * in the chunk. The island grows to the largest such event; nothing is sized by the chunk.
      */
-    void ensureLoaded(int upTo) throws IOException {
-        if (upTo > loadedEnd && loadedEnd < limit) {
-            int to = (int) Math.min(limit, Math.max((long) upTo, (long) loadedEnd + WINDOW));
-            source.load(header, buf, loadedEnd, to);
-            loadedEnd = to;
+    void island(long chunkOffset, long length) throws IOException {
+        int n = (int) Math.min(length, chunkSize - chunkOffset);
+        if (island.length < n + SLACK) {
+            island = new byte[n + SLACK];
         }
+        source.load(header, chunkOffset, island, n);
+        buf = island;
+        base = chunkOffset;
+        pos = 0;
+        limit = n;
     }
 
-    /** Loads {@code [from, to)} (clipped to the chunk) for random access: metadata, checkpoints. */
-    void loadRange(int from, int to) throws IOException {
-        int end = Math.min(limit, to);
-        if (from < end && end > loadedEnd) {
-            int start = Math.max(from, loadedEnd);
-            source.load(header, buf, start, end);
+    /**
+     * Moves the event window to start at {@code chunkOffset}, loading {@link #windowSize} bytes, or
+     * {@code atLeast} for a larger event (clipped to the chunk). Parsing reads bytes the CPU
+     * copied a moment ago, from cache, and memory is bounded by the window, not by the chunk.
+     */
+    void window(long chunkOffset, long atLeast) throws IOException {
+        // At least SLACK bytes, so that an event header (at most 14 bytes) is always whole.
+        int n = (int) Math.min(Math.max(Math.max(windowSize, SLACK), atLeast), chunkSize - chunkOffset);
+        if (window.length < n + SLACK) {
+            window = new byte[n + SLACK];
         }
+        source.load(header, chunkOffset, window, n);
+        buf = window;
+        base = chunkOffset;
+        pos = 0;
+        limit = n;
     }
 
-    void reset(byte[] buffer, int chunkSize, boolean compressedIntegers, int index, long fileOffset) {
-        this.buf = buffer;
-        this.limit = chunkSize;
-        this.pos = 0;
-        this.compressed = compressedIntegers;
-        this.chunkIndex = index;
-        this.chunkFileOffset = fileOffset;
+    /** @return true when the loaded bytes reach the end of the chunk */
+    boolean atChunkEnd() {
+        return base + limit >= chunkSize;
     }
 
     JfrFormatException error(String message) {
-        return new JfrFormatException(chunkIndex, chunkFileOffset + pos, message, null);
+        return new JfrFormatException(chunkIndex, chunkFileOffset + base + pos, message, null);
     }
 
+    /** An error at buffer position {@code at}. */
     JfrFormatException error(int at, String message, Throwable cause) {
-        return new JfrFormatException(chunkIndex, chunkFileOffset + at, message, cause);
+        return new JfrFormatException(chunkIndex, chunkFileOffset + base + at, message, cause);
+    }
+
+    /** An error at a chunk offset. */
+    JfrFormatException errorAtChunkOffset(long chunkOffset, String message) {
+        return new JfrFormatException(chunkIndex, chunkFileOffset + chunkOffset, message, null);
     }
 
     /** Throws unless {@code n} more bytes are available in the chunk. */

@@ -94,17 +94,18 @@ final class ChunkParser {
         this.startNanos = timeHeader.startNanos();
         this.divisor = timeHeader.tickDivisor();
         this.unitDivisor = divisor == 1.0;
-        if (h.metadataOffset() < ChunkHeader.SIZE || h.metadataOffset() >= in.limit) {
-            throw in.error(0, "Metadata offset " + h.metadataOffset() + " outside the chunk of " + in.limit + " bytes", null);
+        long metadataOffset = h.metadataOffset();
+        if (metadataOffset < ChunkHeader.SIZE || metadataOffset >= in.chunkSize) {
+            throw in.errorAtChunkOffset(0, "Metadata offset " + metadataOffset + " outside the chunk of " + in.chunkSize + " bytes");
         }
-        int metadataStart = (int) h.metadataOffset();
-        in.loadRange(metadataStart, metadataStart + 16);
-        in.pos = metadataStart;
+        in.island(metadataOffset, 16);
         long metadataSize = in.readInt();
-        if (metadataSize <= 0 || metadataSize > in.limit - metadataStart) {
-            throw in.error(metadataStart, "Metadata event size " + metadataSize + " outside the chunk", null);
+        if (metadataSize <= 0 || metadataSize > in.chunkSize - metadataOffset) {
+            throw in.error(0, "Metadata event size " + metadataSize + " outside the chunk", null);
         }
-        in.loadRange(metadataStart, metadataStart + (int) metadataSize);
+        in.island(metadataOffset, metadataSize);
+        final int metadataStart = 0;
+        in.readInt();
         // Consecutive chunks of one recording usually carry the same metadata: when the type
         // system's bytes are identical (a CRC over everything after the metadata id, plus the id
         // and the encoding), reuse the parsed types and compiled plans, as the JDK does by id.
@@ -128,7 +129,7 @@ final class ChunkParser {
             } catch (JfrFormatException e) {
                 throw e;
             } catch (RuntimeException e) {
-                throw in.error((int) h.metadataOffset(), "Corrupt metadata event: " + e, e);
+                throw in.error(metadataStart, "Corrupt metadata event: " + e, e);
             }
             compile(metadata, in);
             lastMetadata = metadata;
@@ -139,7 +140,7 @@ final class ChunkParser {
         }
         poolReader.read(in, h, metadata, constants);
         sink.onChunkStart(h, constants);
-        if (in.compressed && in.buf.length >= in.limit + ChunkInput.SLACK) {
+        if (in.compressed) {
             readEventsCompressed(in, sink);
         } else {
             readEvents(in, sink);
@@ -288,11 +289,14 @@ final class ChunkParser {
         return code | (slot << 8);
     }
 
+    /** The general event loop (fixed-width integers): every event through {@link #readEvent}. */
     private void readEvents(ChunkInput in, JfrEventSink sink) throws IOException {
-        int pos = ChunkHeader.SIZE;
-        while (pos < in.limit) {
-            in.ensureLoaded(pos + ChunkInput.SLACK);
-            pos = readEvent(in, pos, sink);
+        in.window(ChunkHeader.SIZE, 0);
+        while (in.base + in.pos < in.chunkSize) {
+            if (in.pos + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
+                in.window(in.base + in.pos, 0);
+            }
+            readEvent(in, sink);
         }
     }
 
@@ -303,20 +307,25 @@ final class ChunkParser {
      * both a byte-at-a-time loop and SWAR for every field (whose longer dependency chain costs
      * more than the one-byte branch mispredicts), and a variant that first found every varint end
      * of the event with a stop-bit mask. Events whose plan has strings or nested values fall back
-     * to {@link #decode}.
+     * to {@link #decode}. Positions are in the current window; {@code base} is its chunk offset.
      */
     private void readEventsCompressed(ChunkInput in, JfrEventSink sink) throws IOException {
-        final byte[] b = in.buf;
-        final int limit = in.limit;
         final int[] direct = kindByTypeId;
         final LongIntMap large = kindByLargeTypeId;
         final long[] f = fields;
-        int pos = ChunkHeader.SIZE;
-        int loaded = 0;
-        while (pos < limit) {
-            if (pos + ChunkInput.SLACK > loaded) {
-                in.ensureLoaded(pos + ChunkInput.SLACK);
-                loaded = in.loadedEnd;
+        final long chunkSize = in.chunkSize;
+        in.window(ChunkHeader.SIZE, 0);
+        byte[] b = in.buf;
+        int limit = in.limit;
+        long base = in.base;
+        int pos = 0;
+        while (base + pos < chunkSize) {
+            if (pos + ChunkInput.SLACK > limit && base + limit < chunkSize) {
+                in.window(base + pos, 0);
+                b = in.buf;
+                limit = in.limit;
+                base = in.base;
+                pos = 0;
             }
             int p = pos;
             long size;
@@ -328,14 +337,20 @@ final class ChunkParser {
                 size = ChunkInput.varint(b, p);
                 p += ChunkInput.varintLength(b, p);
             }
-            if (size <= 0 || size > limit - pos) {
-                throw in.error(pos, "Event size " + size + " outside the chunk (" + (limit - pos) + " bytes left)", null);
+            long left = chunkSize - base - pos;
+            if (size <= 0 || size > left) {
+                throw in.error(pos, "Event size " + size + " outside the chunk (" + left + " bytes left)", null);
+            }
+            if (pos + size + ChunkInput.SLACK > limit && base + limit < chunkSize) {
+                // The event crosses the window: move the window to it (grown if the event is larger).
+                in.window(base + pos, size + ChunkInput.SLACK);
+                b = in.buf;
+                limit = in.limit;
+                base = in.base;
+                p -= pos;
+                pos = 0;
             }
             int end = pos + (int) size;
-            if (end + ChunkInput.SLACK > loaded) {
-                in.ensureLoaded(end + ChunkInput.SLACK);
-                loaded = in.loadedEnd;
-            }
             long typeId;
             x = b[p];
             if (x >= 0) {
@@ -380,16 +395,20 @@ final class ChunkParser {
         }
     }
 
-    /** Reads (or skips) the event at {@code pos} with the general decoder; returns its end. */
-    private int readEvent(ChunkInput in, int pos, JfrEventSink sink) throws IOException {
-        final int limit = in.limit;
-        in.pos = pos;
+    /** Reads (or skips) the event at {@code in.pos} with the general decoder, leaving {@code in.pos} at its end. */
+    private void readEvent(ChunkInput in, JfrEventSink sink) throws IOException {
+        int pos = in.pos;
         long size = in.readInt();
-        if (size <= 0 || size > limit - pos) {
-            throw in.error(pos, "Event size " + size + " outside the chunk (" + (limit - pos) + " bytes left)", null);
+        long left = in.chunkSize - in.base - pos;
+        if (size <= 0 || size > left) {
+            throw in.error(pos, "Event size " + size + " outside the chunk (" + left + " bytes left)", null);
+        }
+        if (pos + size + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
+            in.window(in.base + pos, size + ChunkInput.SLACK);
+            pos = 0;
+            in.readInt();
         }
         int end = pos + (int) size;
-        in.ensureLoaded(end + ChunkInput.SLACK);
         long typeId = in.readLong();
         int kind;
         if (kindByLargeTypeId == null) {
@@ -401,7 +420,7 @@ final class ChunkParser {
             decode(in, kind, end, pos, sink);
             delivered++;
         }
-        return end;
+        in.pos = end;
     }
 
     /** A flat plan decoded one field after the other (events longer than the mask covers). */

@@ -95,21 +95,16 @@ final class ChunkSource {
         return null;
     }
 
-    /** Returns {@code buffer}, or a larger one, able to hold chunk {@code h} (loads nothing). */
-    static byte[] bufferFor(ChunkHeader h, byte[] buffer) {
-        int needed = (int) h.size() + ChunkInput.SLACK;
-        return buffer.length >= needed ? buffer : new byte[Math.max(needed, buffer.length + (buffer.length >> 1))];
-    }
-
     /**
-     * Loads bytes {@code [from, to)} of chunk {@code h} into the same positions of {@code b}. In
+     * Loads {@code length} bytes from offset {@code chunkOffset} of chunk {@code h} into the start of {@code b}. In
      * slices of at most 1 MB: reading into a heap array goes through a temporary direct buffer of
      * the request's size, which the JDK caches when small (one of a chunk's size would be
      * allocated and zeroed for every chunk). Thread-safe: positional reads only.
      */
-    void load(ChunkHeader h, byte[] b, int from, int to) throws IOException {
-        for (int off = from; off < to; off += READ_SLICE) {
-            readFully(ByteBuffer.wrap(b, off, Math.min(READ_SLICE, to - off)), h.fileOffset() + off, h.index());
+    void load(ChunkHeader h, long chunkOffset, byte[] b, int length) throws IOException {
+        for (int off = 0; off < length; off += READ_SLICE) {
+            readFully(ByteBuffer.wrap(b, off, Math.min(READ_SLICE, length - off)),
+                    h.fileOffset() + chunkOffset + off, h.index());
         }
     }
 

@@ -55,22 +55,22 @@ final class ConstantPoolReader {
         long offset = header.constantPoolOffset();
         int visited = 0;
         while (true) {
-            if (offset < ChunkHeader.SIZE || offset >= in.limit) {
-                throw in.error(0, "Checkpoint offset " + offset + " outside the chunk of " + in.limit + " bytes", null);
+            if (offset < ChunkHeader.SIZE || offset >= in.chunkSize) {
+                throw in.errorAtChunkOffset(0, "Checkpoint offset " + offset + " outside the chunk of " + in.chunkSize + " bytes");
             }
-            if (++visited > in.limit / 8) {
-                throw in.error((int) offset, "Checkpoint chain loops", null);
+            if (++visited > in.chunkSize / 8) {
+                throw in.errorAtChunkOffset(offset, "Checkpoint chain loops");
             }
-            in.pos = (int) offset;
-            int start = in.pos;
+            in.island(offset, 16);
+            int start = 0;
             long delta;
-            in.loadRange(start, start + 16);
             try {
                 long size = in.readInt(); // an int: 4 bytes when integers are not compressed
-                if (size <= 0 || size > in.limit - start) {
+                if (size <= 0 || size > in.chunkSize - offset) {
                     throw in.error(start, "Checkpoint event size " + size + " outside the chunk", null);
                 }
-                in.loadRange(start, start + (int) size);
+                in.island(offset, size);
+                in.readInt();
                 long typeId = in.readLong();
                 if (typeId != 1) {
                     throw in.error(start, "Expected a checkpoint event (type id 1) but found type id " + typeId, null);
@@ -86,7 +86,7 @@ final class ConstantPoolReader {
                     readPool(in, metadata, poolTypeIds, plans, out, end);
                 }
                 if (in.pos != end) {
-                    throw in.error(start, "Checkpoint content ends at " + (in.chunkFileOffset + in.pos)
+                    throw in.error(start, "Checkpoint content ends at " + (in.chunkFileOffset + in.base + in.pos)
                             + ", not at its declared size " + size, null);
                 }
             } catch (JfrFormatException e) {

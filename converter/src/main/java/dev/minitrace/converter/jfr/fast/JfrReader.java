@@ -19,7 +19,6 @@ public final class JfrReader {
     private final boolean[] wanted = new boolean[JfrEventKind.values().length];
     private final ChunkInput input = new ChunkInput();
     private final ChunkParser parser;
-    private byte[] buffer = new byte[1 << 20];
     private TimeBase timeBase = TimeBase.FIRST_CHUNK;
 
     /** A reader that decodes every {@link JfrEventKind}. */
@@ -33,6 +32,12 @@ public final class JfrReader {
             wanted[k.ordinal()] = true;
         }
         parser = new ChunkParser(wanted);
+    }
+
+    /** Sets the event window (1 MB by default); tests use tiny windows to cross them often. */
+    JfrReader windowSize(int bytes) {
+        input.windowSize = bytes;
+        return this;
     }
 
     /** Selects how ticks become nanoseconds; {@link TimeBase#FIRST_CHUNK} (like the JDK) by default. */
@@ -53,8 +58,7 @@ public final class JfrReader {
                 if (first == null) {
                     first = h;
                 }
-                buffer = ChunkSource.bufferFor(h, buffer);
-                parseChunk(parser, input, source, buffer, h, timeBase == TimeBase.FIRST_CHUNK ? first : h, sink);
+                parseChunk(parser, input, source, h, timeBase == TimeBase.FIRST_CHUNK ? first : h, sink);
                 chunks++;
             }
             return new ReadResult(chunks, parser.delivered() - before, source.fileSize(),
@@ -62,17 +66,16 @@ public final class JfrReader {
         }
     }
 
-    static void parseChunk(ChunkParser parser, ChunkInput in, ChunkSource source, byte[] buffer, ChunkHeader h,
+    static void parseChunk(ChunkParser parser, ChunkInput in, ChunkSource source, ChunkHeader h,
                            ChunkHeader timeHeader, JfrEventSink sink) throws IOException {
-        in.reset(buffer, (int) h.size(), h.compressedIntegers(), h.index(), h.fileOffset());
-        in.attach(source, h);
+        in.reset(source, h);
         try {
             parser.parse(in, h, timeHeader, sink);
         } catch (JfrFormatException e) {
             throw e;
         } catch (RuntimeException e) {
             // Defence in depth: a malformed chunk must never surface as an unchecked exception.
-            throw new JfrFormatException(h.index(), h.fileOffset() + in.pos, "Corrupt chunk: " + e, e);
+            throw new JfrFormatException(h.index(), h.fileOffset() + in.base + in.pos, "Corrupt chunk: " + e, e);
         }
     }
 }

@@ -51,11 +51,10 @@ public final class ParallelJfrReader {
         return this;
     }
 
-    /** Per-thread parsing state: one buffer, one parser, reused for every chunk the thread parses. */
+    /** Per-thread parsing state: one window, one parser, reused for every chunk the thread parses. */
     private final class Worker {
         final ChunkInput input = new ChunkInput();
         final ChunkParser parser = new ChunkParser(wanted);
-        byte[] buffer = new byte[1 << 20];
     }
 
     private record Done<S>(S sink, long events) {
@@ -91,8 +90,7 @@ public final class ParallelJfrReader {
                     Worker w = workers.get();
                     long before = w.parser.delivered();
                     S sink = sinkPerChunk.get();
-                    w.buffer = ChunkSource.bufferFor(header, w.buffer);
-                    JfrReader.parseChunk(w.parser, w.input, source, w.buffer, header, timeHeader, sink);
+                    JfrReader.parseChunk(w.parser, w.input, source, header, timeHeader, sink);
                     return new Done<>(sink, w.parser.delivered() - before);
                 }));
                 chunks++;

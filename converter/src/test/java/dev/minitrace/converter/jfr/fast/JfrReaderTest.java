@@ -96,6 +96,16 @@ class JfrReaderTest {
     }
 
     @Test
+    void tinyEventWindowsGiveTheSameEvents() throws Exception {
+        List<String> expected = readFast(multiChunk).lines;
+        for (int window : new int[] {1, 17, 100, 4096}) {
+            CanonicalEvents.Sink sink = new CanonicalEvents.Sink();
+            new JfrReader().windowSize(window).read(multiChunk, sink);
+            assertSameLines(expected, sink.lines);
+        }
+    }
+
+    @Test
     void selectedKindsOnlyAreDelivered() throws Exception {
         CanonicalEvents.Sink sink = new CanonicalEvents.Sink();
         new JfrReader(EnumSet.of(JfrEventKind.METHOD_EXIT, JfrEventKind.OBJECT_ALLOC)).read(multiChunk, sink);

@@ -23,7 +23,7 @@ class SyntheticChunkTest {
         Path file = dir.resolve("synthetic.jfr");
         Files.write(file, new SyntheticChunk(compressed, entryTypeId).build());
         List<String> seen = new ArrayList<>();
-        ReadResult r = new JfrReader().read(file, new JfrEventSink() {
+        ReadResult r = new JfrReader().windowSize(entryTypeId == 101 ? 7 : 1 << 20).read(file, new JfrEventSink() {
             ChunkConstants c;
 
             @Override
@@ -54,7 +54,7 @@ class SyntheticChunkTest {
         Path file = dir.resolve("cut.jfr");
         for (int cut = 1; cut < chunk.length; cut++) {
             Files.write(file, java.util.Arrays.copyOf(chunk, cut));
-            ReadResult r = new JfrReader().read(file, new JfrEventSink() { });
+            ReadResult r = new JfrReader().windowSize(cut % 2 == 0 ? 5 : 1 << 20).read(file, new JfrEventSink() { });
             assertEquals(0, r.chunks());
             assertEquals(cut, r.bytesLost());
             assertTrue(r.truncated());
