@@ -131,6 +131,9 @@ public final class ReaderThroughputHarness {
                 }
                 return sink.count;
             }
+            case "empty" -> {
+                return new JfrReader().read(file, new JfrEventSink() { }).events();
+            }
             case "skip" -> {
                 return new JfrReader(java.util.EnumSet.noneOf(JfrEventKind.class)).read(file, new SumSink()).chunks();
             }
