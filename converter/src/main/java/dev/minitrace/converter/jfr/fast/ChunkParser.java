@@ -379,7 +379,12 @@ final class ChunkParser {
                         if (x >= 0 || (byteMask >>> i & 1) != 0) {
                             f[i] = x;
                             p++;
-                        if (p > end) {
+                        } else {
+                            f[i] = ChunkInput.varint(b, p);
+                            p += ChunkInput.varintLength(b, p);
+                        }
+                    }
+                    if (p > end) {
                         throw overrun(in, kind, pos, p - end);
                     }
                     deliverFast(kind, f, plan.fieldOfSlot, sink);
