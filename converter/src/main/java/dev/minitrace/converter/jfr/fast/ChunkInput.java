@@ -303,12 +303,14 @@ final class ChunkInput {
     /** Key of the last string read with encoding {@link #STRING_CONSTANT_POOL}. */
     long lastStringRef;
 
-    /**
-     * Reads an encoded string. For a constant-pool reference, returns {@code null}, stores the key
-     * in {@link #lastStringRef} and sets {@code stringWasRef}; the caller resolves it.
-     */
+    /** Whether the last {@link #readString()} met a constant-pool reference. */
     boolean stringWasRef;
 
+    /**
+     * Reads an encoded string. For a constant-pool reference, returns {@code null}, stores the key
+     * in {@link #lastStringRef} and sets {@link #stringWasRef}; the caller resolves it (the pool
+     * may be defined in a checkpoint not read yet).
+     */
     String readString() throws JfrFormatException {
         stringWasRef = false;
         int at = pos;

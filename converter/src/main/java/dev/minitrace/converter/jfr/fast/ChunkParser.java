@@ -59,7 +59,6 @@ final class ChunkParser {
     private final JfrType[] typeOfKind = new JfrType[KINDS.length];
     private final long[][] slots = new long[KINDS.length][];
     private final String[][] stringSlots = new String[KINDS.length][];
-    private ChunkHeader header;
     private Metadata lastMetadata;
     private long lastMetadataId;
     private long lastMetadataCrc;
@@ -89,7 +88,6 @@ final class ChunkParser {
      *                   (see {@link TimeBase})
      */
     void parse(ChunkInput in, ChunkHeader h, ChunkHeader timeHeader, JfrEventSink sink) throws IOException {
-        this.header = h;
         this.startTicks = timeHeader.startTicks();
         this.startNanos = timeHeader.startNanos();
         this.divisor = timeHeader.tickDivisor();
