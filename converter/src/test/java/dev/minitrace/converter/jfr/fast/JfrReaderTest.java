@@ -68,6 +68,11 @@ class JfrReaderTest {
             assertTrue(perType.getOrDefault(type, 0) > 0, type + " in " + perType);
         }
         assertTrue(perType.get("minitrace.MethodEntry") >= 4 * 600 * 3, perType.toString());
+        if (Runtime.version().feature() >= 21) {
+            // Events committed on a virtual thread carry its own thread, flagged virtual.
+            assertTrue(sink.lines.stream().anyMatch(l -> l.startsWith("minitrace.MethodEntry|") && l.contains("/virtual|")),
+                    "a virtual thread's events");
+        }
     }
 
     @Test

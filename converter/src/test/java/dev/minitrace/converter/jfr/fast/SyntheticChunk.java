@@ -139,6 +139,7 @@ final class SyntheticChunk {
         final long tThread = 23;
         final long tTimestamp = 24;
         final long tUnknownEvent = 300;
+        final long tDataLoss = 301;
         // Metadata first (its string table is collected while building the tree).
         Out tree = element("root", new String[0], element("metadata", new String[0],
                 type(tLong, "long", null),
@@ -156,7 +157,11 @@ final class SyntheticChunk {
                         field("methodId", tInt, false),
                         field("addedLater", tString, false),
                         field("sequence", tLong, false)),
-                type(tUnknownEvent, "x.Unknown", "jdk.jfr.Event", field("payload", tString, false))));
+                type(tUnknownEvent, "x.Unknown", "jdk.jfr.Event", field("payload", tString, false)),
+                type(tDataLoss, "jdk.DataLoss", "jdk.jfr.Event",
+                        field("startTime", tLong, false,
+                                element("annotation", new String[] {"class", Long.toString(tTimestamp), "value", "TICKS"})),
+                        field("amount", tLong, false), field("total", tLong, false))));
         Out metadataBody = new Out().lng(0).lng(0).lng(1).integer(strings.size());
         for (String str : strings) {
             metadataBody.utf8(str);
@@ -169,6 +174,7 @@ final class SyntheticChunk {
         chunk.append(event(entryTypeId, new Out().lng(START_TICKS + 2_500).lng(0).lng(7).integer(-5)
                 .utf8("ignored").lng(1L << 40)));
         chunk.append(event(tUnknownEvent, new Out().utf8("skip me: not a wanted type")));
+        chunk.append(event(tDataLoss, new Out().lng(START_TICKS + 25_000).lng(4096).lng(1L << 33)));
         int firstCheckpoint = chunk.size();
         chunk.append(event(1, new Out().lng(0).lng(0).lng(0).i8(0).integer(2)
                 .lng(tString).integer(1).lng(11).utf8("worker-seven")

@@ -34,6 +34,11 @@ class SyntheticChunkTest {
             }
 
             @Override
+            public void onDataLoss(long startNanos, long amount, long total) {
+                seen.add("lost " + startNanos + " " + amount + " " + total);
+            }
+
+            @Override
             public void onMethodEntry(long threadRef, long startNanos, int methodId, long sequence) {
                 seen.add(c.threadJavaName(threadRef) + "/" + c.threadOsName(threadRef) + "/" + c.threadJavaId(threadRef)
                         + "/" + c.threadOsId(threadRef) + " " + startNanos + " " + methodId + " " + sequence);
@@ -44,6 +49,7 @@ class SyntheticChunkTest {
         // 2,500 ticks at 2.5 GHz = 1,000 ns; 5e9 ticks = 2 s.
         assertEquals(List.of(
                 "worker-seven/os-seven/77/777 " + (SyntheticChunk.START_NANOS + 1_000) + " -5 " + (1L << 40),
+                "lost " + (SyntheticChunk.START_NANOS + 10_000) + " 4096 " + (1L << 33),
                 "five/os-five/55/555 " + (SyntheticChunk.START_NANOS + 2_000_000_000L) + " 42 2"), seen);
     }
 
