@@ -33,6 +33,15 @@ final class ChunkParser {
     private static final int FIRST_FIELD_SLOT = 3;
 
     private static final JfrEventKind[] KINDS = JfrEventKind.values();
+
+    static {
+        // deliverFast switches on these ordinals as constants: keep them in step with the enum.
+        if (JfrEventKind.METHOD_ENTRY.ordinal() != 0 || JfrEventKind.METHOD_EXIT.ordinal() != 1
+                || JfrEventKind.LOCK_ACQUIRE.ordinal() != 2 || JfrEventKind.LOCK_RELEASE.ordinal() != 3
+                || JfrEventKind.OBJECT_ALLOC.ordinal() != 4) {
+            throw new ExceptionInInitializerError("JfrEventKind order changed; update ChunkParser.deliverFast");
+        }
+    }
     private static final int DIRECT_TYPE_IDS = 1 << 16;
 
     private final boolean[] wanted;
@@ -137,13 +146,21 @@ final class ChunkParser {
             lastCompressed = in.compressed;
         }
         poolReader.read(in, h, metadata, constants);
-        sink.onChunkStart(h, constants);
+        try {
+            sink.onChunkStart(h, constants);
+        } catch (RuntimeException e) {
+            throw new SinkFailure(e);
+        }
         if (in.compressed) {
             readEventsCompressed(in, sink);
         } else {
             readEvents(in, sink);
         }
-        sink.onChunkEnd(h);
+        try {
+            sink.onChunkEnd(h);
+        } catch (RuntimeException e) {
+            throw new SinkFailure(e);
+        }
     }
 
     private void compile(Metadata metadata, ChunkInput in) throws JfrFormatException {
@@ -491,10 +508,20 @@ final class ChunkParser {
 
     /** Like {@link #deliver}, reading slot values from the decoded fields through {@code ix}. */
     private void deliverFast(int kind, long[] f, int[] ix, JfrEventSink sink) {
+        try {
+            deliverFastUnchecked(kind, f, ix, sink);
+        } catch (SinkFailure e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SinkFailure(e);
+        }
+    }
+
+    private void deliverFastUnchecked(int kind, long[] f, int[] ix, JfrEventSink sink) {
         long startTicksOfEvent = f[ix[SLOT_START]];
         long start = toNanos(startTicksOfEvent);
         long thread = f[ix[SLOT_THREAD]];
-        switch (kind) {
+        switch (kind) { // ordinals of JfrEventKind, checked in the static initializer
             case 0 -> sink.onMethodEntry(thread, start, (int) f[ix[3]], f[ix[4]]);
             case 1 -> sink.onMethodExit(thread, start, (int) f[ix[3]], (int) f[ix[4]], f[ix[5]] != 0, f[ix[6]]);
             case 2 -> sink.onLockAcquire(thread, start, f[ix[3]], (int) f[ix[4]], (int) f[ix[5]], f[ix[6]]);
@@ -506,12 +533,22 @@ final class ChunkParser {
                 for (int k = 0; k < s.length; k++) {
                     s[k] = f[ix[k]];
                 }
-                deliver(kind, s, sink);
+                deliverUnchecked(kind, s, sink);
             }
         }
     }
 
     private void deliver(int kind, long[] s, JfrEventSink sink) {
+        try {
+            deliverUnchecked(kind, s, sink);
+        } catch (SinkFailure e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SinkFailure(e);
+        }
+    }
+
+    private void deliverUnchecked(int kind, long[] s, JfrEventSink sink) {
         // As RecordedEvent: start = convert(startTicks); duration = convert(end) - convert(start).
         long startTicksOfEvent = s[SLOT_START];
         long start = toNanos(startTicksOfEvent);
@@ -536,6 +573,22 @@ final class ChunkParser {
             case THREAD_START -> sink.onThreadStart(s[SLOT_THREAD], start, s[3], s[4]);
             case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], start, s[3]);
             default -> throw new IllegalStateException(KINDS[kind].name());
+        }
+    }
+
+    /**
+     * Carries an unchecked exception thrown by the sink through the parser, so that the reader
+     * rethrows it unchanged instead of mistaking it for malformed input.
+     */
+    static final class SinkFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SinkFailure(RuntimeException cause) {
+            super(cause);
+        }
+
+        RuntimeException sinkException() {
+            return (RuntimeException) getCause();
         }
     }
 }

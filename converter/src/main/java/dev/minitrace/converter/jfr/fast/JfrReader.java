@@ -71,8 +71,8 @@ public final class JfrReader {
         in.reset(source, h);
         try {
             parser.parse(in, h, timeHeader, sink);
-        } catch (JfrFormatException e) {
-            throw e;
+        } catch (ChunkParser.SinkFailure e) {
+            throw e.sinkException(); // the sink's own failure, unchanged
         } catch (RuntimeException e) {
             // Defence in depth: a malformed chunk must never surface as an unchecked exception.
             throw new JfrFormatException(h.index(), h.fileOffset() + in.base + in.pos, "Corrupt chunk: " + e, e);

@@ -83,6 +83,20 @@ class DamagedInputTest {
     }
 
     @Test
+    void aSinkFailureIsRethrownUnchangedNotTakenForBadInput() {
+        IllegalStateException thrown = new IllegalStateException("sink says no");
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new JfrReader().read(recording, new JfrEventSink() {
+                    @Override
+                    public void onObjectAlloc(long threadRef, long startNanos, long classRef, int identityHash,
+                                              int bytecodeIndex, long sequence) {
+                        throw thrown;
+                    }
+                }));
+        assertEquals(thrown, e);
+    }
+
+    @Test
     void emptyFileIsAClearError() throws Exception {
         JfrFormatException e = assertThrows(JfrFormatException.class,
                 () -> new JfrReader().read(write("empty.jfr", new byte[0]), new JfrEventSink() { }));
