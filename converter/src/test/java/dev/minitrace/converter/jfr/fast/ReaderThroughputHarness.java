@@ -16,10 +16,17 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Throw-away measurement harness (a main, not a test): events per second of the fast reader
  * against {@link RecordingFile} on the same file in the same JVM, medians of several rounds.
+ * Run with the converter's test classes, main classes and the jfr-events classes on the class path.
  * <pre>
- *   generate FILE EVENTS THREADS   record about EVENTS small minitrace events from THREADS threads
- *   compare FILE ROUNDS            alternate RecordingFile / JfrReader / ParallelJfrReader
- *   only rf|fast|parallel FILE     one read, for measuring peak RSS from outside
+ *   generate FILE EVENTS THREADS   record about EVENTS small minitrace events (entry, allocation,
+ *                                  exit) from THREADS threads; -Deasy=true makes every field
+ *                                  but the time a one-byte varint (to see what branch
+ *                                  mispredicts on varint lengths cost: nothing measurable)
+ *   compare FILE ROUNDS            alternate the readers named by -Dreaders (default
+ *                                  rf,fast,parallel; also skip = decode nothing, empty = decode
+ *                                  into an empty sink), print medians, ratios and CPU time
+ *   only READER FILE               one read, for measuring peak RSS from outside
+ *   loop READER FILE N             N reads, for profiling
  * </pre>
  */
 public final class ReaderThroughputHarness {
@@ -55,10 +62,28 @@ public final class ReaderThroughputHarness {
                 final int id = t;
                 Thread th = new Thread(() -> {
                     long seq = 1;
+                    boolean easy = Boolean.getBoolean("easy");
                     for (long i = 0; i < perThread; i += 3) {
                         MethodEntryEvent e = new MethodEntryEvent();
                         e.methodId = (int) (i % 1000) + id;
                         e.sequence = seq++;
+                        if (easy) {
+                            e.methodId = 5;
+                            e.sequence = 7;
+                            e.commit();
+                            ObjectAllocEvent a = new ObjectAllocEvent();
+                            a.objectClass = String.class;
+                            a.identityHash = 9;
+                            a.bytecodeIndex = 3;
+                            a.sequence = 7;
+                            a.commit();
+                            MethodExitEvent x = new MethodExitEvent();
+                            x.methodId = 5;
+                            x.bytecodeIndex = 4;
+                            x.sequence = 7;
+                            x.commit();
+                            continue;
+                        }
                         e.commit();
                         ObjectAllocEvent a = new ObjectAllocEvent();
                         a.objectClass = (i & 1) == 0 ? String.class : int[].class;
