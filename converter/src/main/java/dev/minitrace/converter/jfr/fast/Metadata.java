@@ -154,6 +154,9 @@ final class Metadata {
                 if (!f.name.equals("field")) {
                     continue;
                 }
+                if (f.attribute("name") == null || f.attribute("class") == null) {
+                    throw in.error("Metadata field of " + type.name + " without a name or class");
+                }
                 String dimension = f.attribute("dimension");
                 JfrType.Field field = new JfrType.Field(f.attribute("name"),
                         parseId(in, f.attribute("class"), "field class of " + type.name),

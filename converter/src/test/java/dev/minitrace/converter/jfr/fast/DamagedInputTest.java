@@ -138,9 +138,15 @@ class DamagedInputTest {
         Random random = new Random(7);
         int failures = 0;
         List<String> safetyNet = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
+        int flips = Integer.getInteger("minitrace.fuzz.flips", 600); // raise it to search harder
+        for (int i = 0; i < flips; i++) {
             byte[] copy = bytes.clone();
-            int at = ChunkHeader.SIZE + random.nextInt(copy.length - ChunkHeader.SIZE);
+            // Half of the flips land in a metadata event, where one byte changes the type system.
+            long[] chunk = chunks.get(random.nextInt(chunks.size()));
+            int metadataStart = (int) (chunk[0] + ChunkHeader.i8(bytes, (int) chunk[0] + 24));
+            int at = i % 2 == 0
+                    ? metadataStart + random.nextInt((int) chunk[1] - metadataStart)
+                    : ChunkHeader.SIZE + random.nextInt(copy.length - ChunkHeader.SIZE);
             copy[at] = (byte) (i % 3 == 0 ? 0xFF : i % 3 == 1 ? 0x00 : random.nextInt(256));
             Path p = write("flip.jfr", copy);
             try {
