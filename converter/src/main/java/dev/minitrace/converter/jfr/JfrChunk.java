@@ -1,0 +1,17 @@
+package dev.minitrace.converter.jfr;
+
+/**
+ * One complete chunk of a JFR file, as its header describes it.
+ *
+ * @param index         position of the chunk in the file, from 0
+ * @param offset        byte offset of the chunk in the file
+ * @param size          chunk size in bytes
+ * @param startNanos    chunk start, ns since the Unix epoch
+ * @param durationNanos chunk duration in ns
+ */
+public record JfrChunk(int index, long offset, long size, long startNanos, long durationNanos) {
+    /** The chunk end, ns since the Unix epoch. */
+    public long endNanos() {
+        return startNanos + durationNanos;
+    }
+}
