@@ -26,7 +26,7 @@ class ConverterTest {
 
     @BeforeAll
     static void record() throws Exception {
-        traced = TestRecordings.record(dir.resolve("in.jfr"), 4, 50);
+        traced = TestRecordings.record(dir.resolve("in.jfr"), 4, 50, true);
     }
 
     private static ConversionReport convert(ConvertOptions o, Path out) throws Exception {

@@ -30,6 +30,11 @@ public final class TestRecordings {
 
     /** Records {@code threads} workers doing {@code rounds} rounds per phase into {@code file}. */
     public static Traced record(Path file, int threads, int rounds) throws Exception {
+        return record(file, threads, rounds, false);
+    }
+
+    /** As {@link #record(Path, int, int)}; with {@code rotate}, the recording has more than one chunk. */
+    public static Traced record(Path file, int threads, int rounds, boolean rotate) throws Exception {
         Map<String, List<String>> expected = new TreeMap<>();
         CyclicBarrier phase = new CyclicBarrier(threads + 1);
         try (Recording rec = new Recording()) {
@@ -70,6 +75,13 @@ public final class TestRecordings {
             }
             phase.await();
             System.gc();
+            if (rotate) {
+                // starting and stopping another recording rotates the chunk: the file gets several chunks
+                try (Recording other = new Recording()) {
+                    other.start();
+                    other.stop();
+                }
+            }
             phase.await();
             phase.await();
             phase.await();
