@@ -94,6 +94,30 @@ public final class TestRecordings {
         return new Traced(file, expected);
     }
 
+    /**
+     * The trace a worker of {@link #record} commits, computed without recording: what a child JVM's
+     * worker {@code name} ({@code worker-<t>}) wrote with {@code rounds} rounds per phase.
+     */
+    public static List<String> expectedTrace(String name, int rounds) {
+        int t = Integer.parseInt(name.substring(name.indexOf('-') + 1));
+        List<String> trace = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            for (int r = 0; r < rounds; r++) {
+                int hash = t * 1000 + p * 100 + r;
+                trace.add("METHOD_ENTRY 1 0");
+                trace.add("OBJECT_ALLOC [I@" + Integer.toHexString(hash) + " 4");
+                trace.add("METHOD_ENTRY 2 0");
+                trace.add("METHOD_EXIT 2 9");
+                trace.add("LOCK_ACQUIRE java.lang.Object@" + Integer.toHexString(hash + 7) + " 12");
+                trace.add("METHOD_ENTRY 3 0");
+                trace.add("METHOD_EXIT 3 0");
+                trace.add("LOCK_RELEASE java.lang.Object@" + Integer.toHexString(hash + 7) + " 20");
+                trace.add("METHOD_EXIT 1 31");
+            }
+        }
+        return trace;
+    }
+
     private static void define(int id, String cls, String name, String desc) {
         MethodDefinitionEvent d = new MethodDefinitionEvent();
         d.methodId = id;
