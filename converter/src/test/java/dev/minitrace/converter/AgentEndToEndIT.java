@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the agent jar has no {@code dev.minitrace.injector.Agent}.
  */
 class AgentEndToEndIT {
-    private static final Path AGENT = Paths.get("..", "injector", "target", "minitrace-agent.jar");
-    private static final Path DEMO = Paths.get("..", "demo", "target", "minitrace-demo.jar");
+    private static final Path AGENT = Paths.get(System.getProperty("minitrace.agent.jar", "../injector/target/minitrace-agent.jar"));
+    private static final Path DEMO = Paths.get(System.getProperty("minitrace.demo.jar", "../demo/target/minitrace-demo.jar"));
 
     @TempDir
     Path dir;
@@ -46,8 +46,9 @@ class AgentEndToEndIT {
         }
         Files.writeString(jfc, x.append("</configuration>\n"));
         Path jfr = dir.resolve("demo.jfr");
-        ChildJvm.Result r = ChildJvm.run(List.of("-javaagent:" + AGENT.toAbsolutePath(),
-                "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + jfc, "-jar", DEMO.toAbsolutePath().toString()));
+        ChildJvm.Result r = ChildJvm.run(List.of("-javaagent:" + AGENT.toAbsolutePath() + "=include=dev.minitrace.demo.*",
+                "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + jfc, "-cp", DEMO.toAbsolutePath().toString(),
+                "dev.minitrace.demo.DemoMain"));
         assertEquals(0, r.status(), r.output());
         Path out = dir.resolve("demo.mtlog");
         ConversionReport report = new Converter(ConvertOptions.defaults(), new RecordingFileSource()).convert(jfr, out, null);
