@@ -56,6 +56,8 @@ class CollectorsIT {
             }
         }
         assertTrue(Set.of(names.split(",")).containsAll(seen), gcOption + " collector names " + seen + " not in the table");
+        assertTrue(seen.size() >= 2 || gcOption.contains("Shenandoah") || gcOption.contains("ZGC") && seen.contains("Z"),
+                gcOption + ": the workload makes the collector run more than one kind of GC: " + seen);
         for (FragmentPolicy policy : FragmentPolicy.values()) {
             Path out = dir.resolve(policy + ".mtlog");
             ConvertOptions o = new ConvertOptions(false, policy, null, null, null, ConvertOptions.ALL_TYPES);

@@ -161,13 +161,14 @@ class ConverterTest {
 
     /**
      * The fragment rule computed independently and naively from RecordingFile: per thread, events
-     * sorted by sequence; a GC's point is its first pause's start; the GC precedes the first event
+     * sorted by sequence; a GC's point is its first pause's start (its start when it has no pause event); the GC precedes the first event
      * whose time is at or after the point, given a record before it whose time is before the point.
      */
     static Map<String, List<String>> independentFragments(Path file, FragmentPolicy policy) throws Exception {
         Map<String, List<long[]>> events = new TreeMap<>();
         Map<Long, String> gcName = new TreeMap<>();
         Map<Long, Long> gcPoint = new TreeMap<>();
+        Map<Long, Long> gcStart = new TreeMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
             String n = e.getEventType().getName();
             long t = e.getStartTime().getEpochSecond() * 1_000_000_000L + e.getStartTime().getNano();
@@ -175,11 +176,12 @@ class ConverterTest {
                 events.computeIfAbsent(e.getThread().getJavaName(), k -> new ArrayList<>()).add(new long[] {e.getLong("sequence"), t});
             } else if (n.equals("jdk.GarbageCollection")) {
                 gcName.put((long) e.getInt("gcId"), e.getString("name"));
-                gcPoint.merge((long) e.getInt("gcId"), t, Math::min);
+                gcStart.put((long) e.getInt("gcId"), t);
             } else if (n.equals("jdk.GCPhasePause")) {
                 gcPoint.merge((long) e.getInt("gcId"), t, Math::min);
             }
         }
+        gcStart.forEach(gcPoint::putIfAbsent); // a GC without pause events: its start
         Map<String, List<String>> m = new TreeMap<>();
         events.forEach((thread, list) -> {
             list.sort((a, b) -> Long.compare(a[0], b[0]));

@@ -12,15 +12,25 @@ public final class GcWorkload {
 
     /** {@code args[0]}: the recording to write. */
     public static void main(String[] args) throws Exception {
-        Object[] retained = new Object[2000];
-        Thread churn = new Thread(() -> {
-            for (int i = 0; i < 400_000; i++) {
-                retained[i % retained.length] = new byte[512];
+        TestRecordings.record(Paths.get(args[0]), 2, 3000, false, GcWorkload::churn);
+    }
+
+    /**
+     * Allocates about 300 MB with 8 MB kept live (so that the collector runs its young, old and
+     * concurrent cycles) and commits a method entry and exit every 1000 allocations, so that this
+     * thread has records on both sides of every GC.
+     */
+    private static void churn() {
+        byte[][] live = new byte[8_000][];
+        long[] seq = {0};
+        java.util.List<String> ignored = new java.util.ArrayList<>();
+        for (int i = 0; i < 300_000; i++) {
+            live[i % live.length] = new byte[1024];
+            if (i % 1000 == 0) {
+                TestRecordings.entry(seq, ignored, 1);
+                TestRecordings.exit(seq, ignored, 1, 5, false);
+                ignored.clear();
             }
-        }, "churn");
-        // the trace runs while the churn thread keeps the collector busy
-        churn.start();
-        TestRecordings.record(Paths.get(args[0]), 2, 3000, false);
-        churn.join();
+        }
     }
 }

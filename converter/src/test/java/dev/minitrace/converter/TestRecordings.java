@@ -35,6 +35,14 @@ public final class TestRecordings {
 
     /** As {@link #record(Path, int, int)}; with {@code rotate}, the recording has more than one chunk. */
     public static Traced record(Path file, int threads, int rounds, boolean rotate) throws Exception {
+        return record(file, threads, rounds, rotate, null);
+    }
+
+    /**
+     * As {@link #record(Path, int, int, boolean)}; {@code background}, when not null, runs on thread
+     * "background" from the start of the recording until it returns, before the recording stops.
+     */
+    public static Traced record(Path file, int threads, int rounds, boolean rotate, Runnable background) throws Exception {
         Map<String, List<String>> expected = new TreeMap<>();
         CyclicBarrier phase = new CyclicBarrier(threads + 1);
         try (Recording rec = new Recording()) {
@@ -50,6 +58,10 @@ public final class TestRecordings {
             define(1, "demo.Outer", "run", "()V");
             define(2, "demo.Inner", "<init>", "(I)V");
             define(3, "demo.Inner", "work", "([I)I");
+            Thread bg = background == null ? null : new Thread(background, "background");
+            if (bg != null) {
+                bg.start();
+            }
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 String name = "worker-" + t;
@@ -87,6 +99,9 @@ public final class TestRecordings {
             phase.await();
             for (Thread w : workers) {
                 w.join();
+            }
+            if (bg != null) {
+                bg.join();
             }
             rec.stop();
             rec.dump(file);
