@@ -27,8 +27,13 @@ import java.util.function.LongConsumer;
  * {@code 2^32} in order of first declaration.
  */
 final class ConversionSink implements RecordingSink {
-    /** Pending events (all threads) above which everything pending is written at once. */
-    static final int MAX_PENDING = 2_000_000;
+    /**
+     * Pending events (all threads) above which the held-back chunk, and if that is not enough the
+     * current one, are written early (29 bytes per event; system property
+     * {@code minitrace.maxPendingEvents}).
+     */
+    static final long DEFAULT_MAX_PENDING = 6_000_000L;
+    private final long maxPending = Long.getLong("minitrace.maxPendingEvents", DEFAULT_MAX_PENDING);
     /** First id of the methods of jdk.MethodTrace, above every agent method id (u32). */
     static final long TRACED_METHOD_BASE = 1L << 32;
     /** A gap between chunks longer than this suggests chunks were dropped. */
@@ -164,9 +169,8 @@ final class ConversionSink implements RecordingSink {
     private void add(ThreadState ts, int type, long sequence, long time, long value, int aux) {
         ts.current.add(type, sequence, time, value, aux);
         report.minitraceEvents++;
-        if (++pending > MAX_PENDING) {
-            earlyFlushes++;
-            flush(true);
+        if (++pending > maxPending) {
+            relieve();
         }
     }
 
@@ -205,8 +209,8 @@ final class ConversionSink implements RecordingSink {
     }
 
     @Override
-    public void gcPause(long gcId, long startNanos, long durationNanos) {
-        gcs.pause(gcId, startNanos);
+    public void gcPause(long gcId, String name, long startNanos, long durationNanos) {
+        gcs.pause(gcId, name, startNanos);
     }
 
     @Override
@@ -219,6 +223,41 @@ final class ConversionSink implements RecordingSink {
         flush(false);
         if (progress != null) {
             progress.accept(bytesDone);
+        }
+    }
+
+    /**
+     * Memory pressure: writes the held-back chunk (complete, so exact). If the current chunk alone
+     * is over the bound (JFR rotates late under a high event rate, so a chunk can hold many
+     * millions of events), writes the lower half by sequence of each thread's current events and
+     * keeps the upper half: a thread's events arrive out of order only by a bounded distance (the
+     * thread's buffers in flight), so this stays exact unless an event arrives more than half a
+     * buffer late, which is counted.
+     */
+    private void relieve() {
+        try {
+            emitPrevious();
+            if (pending > maxPending) {
+                earlyFlushes++;
+                ThreadState[] ts = new ThreadState[threads.size()];
+                EventBuffer[] heads = new EventBuffer[threads.size()];
+                int n = 0;
+                for (ThreadState t : sortedThreads()) {
+                    if (t.current.size > 1) {
+                        t.current.sortBySequence();
+                        EventBuffer head = t.current.splitHead(t.current.size / 2);
+                        account(t, head);
+                        ts[n] = t;
+                        heads[n++] = head;
+                    }
+                }
+                emitter.emit(ts, heads, n);
+                for (int i = 0; i < n; i++) {
+                    pending -= heads[i].size;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -242,11 +281,16 @@ final class ConversionSink implements RecordingSink {
         }
     }
 
-    private void emitPrevious() throws IOException {
+    private ThreadState[] sortedThreads() {
         if (sortedThreads.length != threads.size()) {
             sortedThreads = threads.toArray(new ThreadState[0]);
             Arrays.sort(sortedThreads, Comparator.comparingLong(t -> t.key));
         }
+        return sortedThreads;
+    }
+
+    private void emitPrevious() throws IOException {
+        sortedThreads();
         int n = 0;
         ThreadState[] ts = new ThreadState[sortedThreads.length];
         EventBuffer[] batches = new EventBuffer[sortedThreads.length];
@@ -322,7 +366,7 @@ final class ConversionSink implements RecordingSink {
     private void emitMethodTraces() throws IOException {
         ThreadState[] ts = new ThreadState[1];
         EventBuffer[] b = new EventBuffer[1];
-        for (ThreadState t : sortedThreads) {
+        for (ThreadState t : sortedThreads()) {
             if (t.traceSize == 0) {
                 continue;
             }
@@ -355,13 +399,14 @@ final class ConversionSink implements RecordingSink {
         }
         if (outOfOrder > 0) {
             w.add(outOfOrder + " event(s) arrived after later events of their thread were written (more than "
-                    + MAX_PENDING + " pending or a chunk late); written out of order");
+                    + maxPending + " events pending, or more than a chunk late); written out of order");
         }
         if (duplicates > 0) {
             w.add(duplicates + " event(s) repeat a sequence number of their thread");
         }
         if (outOfOrder > 0 && earlyFlushes > 0) {
-            w.add("pending events were written early " + earlyFlushes + " time(s) to bound memory");
+            w.add("events were written before the end of their chunk " + earlyFlushes + " time(s) to bound memory"
+                    + " (raise -Dminitrace.maxPendingEvents to avoid that)");
         }
     }
 }

@@ -17,7 +17,7 @@ final class EventBuffer {
 
     void add(int t, long s, long ts, long v, int a) {
         if (size == seq.length) {
-            int n = size * 2;
+            int n = size + (size >> 1);
             type = Arrays.copyOf(type, n);
             seq = Arrays.copyOf(seq, n);
             time = Arrays.copyOf(time, n);
@@ -48,6 +48,25 @@ final class EventBuffer {
             t[i] = type[order[i]];
         }
         System.arraycopy(t, 0, type, 0, size);
+    }
+
+    /** Moves the first {@code n} events into a new buffer and keeps the rest here. */
+    EventBuffer splitHead(int n) {
+        EventBuffer head = new EventBuffer();
+        head.type = Arrays.copyOf(type, Math.max(n, 1));
+        head.seq = Arrays.copyOf(seq, Math.max(n, 1));
+        head.time = Arrays.copyOf(time, Math.max(n, 1));
+        head.value = Arrays.copyOf(value, Math.max(n, 1));
+        head.aux = Arrays.copyOf(aux, Math.max(n, 1));
+        head.size = n;
+        int rest = size - n;
+        System.arraycopy(type, n, type, 0, rest);
+        System.arraycopy(seq, n, seq, 0, rest);
+        System.arraycopy(time, n, time, 0, rest);
+        System.arraycopy(value, n, value, 0, rest);
+        System.arraycopy(aux, n, aux, 0, rest);
+        size = rest;
+        return head;
     }
 
     /** Empties the buffer, and gives back memory a burst made it take. */

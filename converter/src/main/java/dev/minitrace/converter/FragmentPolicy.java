@@ -35,6 +35,27 @@ public enum FragmentPolicy {
         };
     }
 
+    /** The pauses of G1's concurrent cycle, which do not move objects. */
+    private static final Set<String> CONCURRENT_CYCLE_PAUSES = Set.of("Pause Remark", "Pause Cleanup");
+
+    /** True for a pause name of G1's concurrent cycle ({@code Pause Remark}, {@code Pause Cleanup}). */
+    static boolean isConcurrentCyclePause(String pauseName) {
+        return CONCURRENT_CYCLE_PAUSES.contains(pauseName);
+    }
+
+    /**
+     * The decision for a GC whose collector name is not known yet (its jdk.GarbageCollection comes
+     * at the end of a concurrent cycle, possibly chunks later): by its pauses, which agrees with the
+     * collector table (only G1's concurrent cycle has only Remark and Cleanup pauses).
+     */
+    boolean startsFragmentByPauses(boolean onlyConcurrentCyclePauses) {
+        return switch (this) {
+            case ALL -> true;
+            case NONE -> false;
+            case MOVING -> !onlyConcurrentCyclePauses;
+        };
+    }
+
     /** Parses {@code moving|all|none}, case-insensitive. */
     public static FragmentPolicy parse(String s) {
         try {

@@ -17,6 +17,8 @@ final class GcTable {
         long start;
         long duration;
         long firstPause = Long.MAX_VALUE;
+        /** True while every pause seen is one of G1's concurrent-cycle pauses. */
+        boolean onlyConcurrentCyclePauses = true;
     }
 
     private final FragmentPolicy policy;
@@ -38,8 +40,11 @@ final class GcTable {
         dirty = true;
     }
 
-    void pause(long gcId, long startNanos) {
+    void pause(long gcId, String name, long startNanos) {
         Gc g = gcs.computeIfAbsent(gcId, k -> new Gc());
+        if (!FragmentPolicy.isConcurrentCyclePause(name)) {
+            g.onlyConcurrentCyclePauses = false;
+        }
         if (startNanos < g.firstPause) {
             g.firstPause = startNanos;
             dirty = true;
@@ -50,7 +55,11 @@ final class GcTable {
         return (int) gcs.values().stream().filter(g -> g.name != null).count();
     }
 
-    /** Rebuilds the fragment points if GCs were added since; GCs whose jdk.GarbageCollection is not known yet are left out. */
+    /**
+     * Rebuilds the fragment points if GCs were added since. A GC whose jdk.GarbageCollection has
+     * not arrived yet (a concurrent cycle still running at the end of a chunk) is judged by its
+     * pauses' names; a GC known by neither is left out.
+     */
     private void refresh() {
         if (!dirty) {
             return;
@@ -60,7 +69,9 @@ final class GcTable {
         long[] id = new long[gcs.size()];
         for (Map.Entry<Long, Gc> e : gcs.entrySet()) {
             Gc g = e.getValue();
-            if (g.name != null && policy.startsFragment(g.name)) {
+            boolean starts = g.name != null ? policy.startsFragment(g.name)
+                    : g.firstPause != Long.MAX_VALUE && policy.startsFragmentByPauses(g.onlyConcurrentCyclePauses);
+            if (starts) {
                 t[n] = g.firstPause != Long.MAX_VALUE ? g.firstPause : g.start;
                 id[n] = e.getKey();
                 n++;

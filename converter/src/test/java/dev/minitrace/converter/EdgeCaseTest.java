@@ -24,36 +24,15 @@ class EdgeCaseTest {
         return new Converter(o, new RecordingFileSource()).convert(in, out, null);
     }
 
+    private static final int THREADS = 5;
+    private static final int PER_CHUNK = 300;
+
     @Test
     void scrambledOrderAcrossThreeChunksIsRestoredPerThread() throws Exception {
         Path in = dir.resolve("scrambled.jfr");
-        Random rnd = new Random(7);
-        int threads = 5;
-        int perChunk = 300;
-        Path[] parts = new Path[3];
-        for (int chunk = 0; chunk < 3; chunk++) {
-            parts[chunk] = dir.resolve("part" + chunk + ".jfr");
-            try (SyntheticRecordings w = new SyntheticRecordings(parts[chunk])) {
-                w.define(1, "demo.A", "a", "()V");
-                // the same first-use order in every chunk gives each thread the same JFR id in all chunks
-                for (int t = 0; t < threads; t++) {
-                    w.unknown("s-" + t, 100 + t, "declares the thread");
-                }
-                w.tick(1000L * chunk * perChunk * threads);
-                List<long[]> events = new ArrayList<>();
-                for (int t = 0; t < threads; t++) {
-                    for (int i = 0; i < perChunk; i++) {
-                        events.add(new long[] {t, chunk * perChunk + i + 1});
-                    }
-                }
-                Collections.shuffle(events, rnd);
-                for (long[] e : events) {
-                    // the method id encodes the sequence so the output order can be checked
-                    w.entry("s-" + e[0], 100 + e[0], (int) e[1], e[1]);
-                }
-            }
-        }
-        SyntheticRecordings.concatenate(in, parts);
+        scrambledOrderAcrossThreeChunksIsRestoredPerThreadInputOnly(in);
+        int threads = THREADS;
+        int perChunk = PER_CHUNK;
         assertEquals(3, JfrChunks.scan(in).chunks().size());
         for (boolean global : new boolean[] {false, true}) {
             Path out = dir.resolve("scrambled-" + global + ".mtlog");
@@ -75,6 +54,86 @@ class EdgeCaseTest {
             assertEquals("a", c.info.methods().get(1L).methodName());
             assertTrue(report.warnings().stream().anyMatch(s -> s.contains("no minitrace.MethodDefinition")), report.warnings().toString());
             assertFalse(report.lostData(), report.warnings().toString());
+        }
+    }
+
+    /** Three chunks; in each, the events of 5 threads in a random order. */
+    private void scrambledOrderAcrossThreeChunksIsRestoredPerThreadInputOnly(Path in) throws Exception {
+        Random rnd = new Random(7);
+        int threads = THREADS;
+        int perChunk = PER_CHUNK;
+        Path[] parts = new Path[3];
+        for (int chunk = 0; chunk < 3; chunk++) {
+            parts[chunk] = in.resolveSibling(in.getFileName() + ".part" + chunk);
+            try (SyntheticRecordings w = new SyntheticRecordings(parts[chunk])) {
+                w.define(1, "demo.A", "a", "()V");
+                // the same first-use order in every chunk gives each thread the same JFR id in all chunks
+                for (int t = 0; t < threads; t++) {
+                    w.unknown("s-" + t, 100 + t, "declares the thread");
+                }
+                w.tick(1000L * chunk * perChunk * threads);
+                List<long[]> events = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    for (int i = 0; i < perChunk; i++) {
+                        events.add(new long[] {t, chunk * perChunk + i + 1});
+                    }
+                }
+                Collections.shuffle(events, rnd);
+                for (long[] e : events) {
+                    // the method id encodes the sequence so the output order can be checked
+                    w.entry("s-" + e[0], 100 + e[0], (int) e[1], e[1]);
+                }
+            }
+        }
+        SyntheticRecordings.concatenate(in, parts);
+    }
+
+    @Test
+    void memoryBoundWritesEarlyAndStaysExactForBoundedDisorder() throws Exception {
+        Path in = dir.resolve("window.jfr");
+        Random rnd = new Random(3);
+        try (SyntheticRecordings w = new SyntheticRecordings(in)) {
+            w.define(1, "demo.A", "a", "()V");
+            for (int block = 0; block < 50; block++) {
+                // each thread's events arrive shuffled within windows of 20 sequence numbers
+                for (int t = 0; t < 3; t++) {
+                    List<Integer> seqs = new ArrayList<>();
+                    for (int i = 1; i <= 20; i++) {
+                        seqs.add(block * 20 + i);
+                    }
+                    Collections.shuffle(seqs, rnd);
+                    for (int s : seqs) {
+                        w.entry("w-" + t, 10 + t, s, s);
+                    }
+                }
+            }
+        }
+        String old = System.getProperty("minitrace.maxPendingEvents");
+        System.setProperty("minitrace.maxPendingEvents", "300");
+        try {
+            Path out = dir.resolve("window.mtlog");
+            ConversionReport report = convert(in, out, false);
+            MtlogContent c = MtlogContent.read(out);
+            for (List<String> lines : c.byThread.values()) {
+                for (int i = 0; i < lines.size(); i++) {
+                    assertEquals("METHOD_ENTRY " + (i + 1) + " 0", lines.get(i));
+                }
+                assertEquals(1000, lines.size());
+            }
+            assertTrue(report.warnings().stream().noneMatch(x -> x.contains("out of order")), report.warnings().toString());
+            // control: the scrambled recording (whole chunks shuffled) under the same bound is written early,
+            // so some events do arrive too late, and that is said
+            Path scrambledOut = dir.resolve("scrambled-bound.mtlog");
+            scrambledOrderAcrossThreeChunksIsRestoredPerThreadInputOnly(dir.resolve("s.jfr"));
+            ConversionReport r2 = convert(dir.resolve("s.jfr"), scrambledOut, false);
+            assertTrue(r2.warnings().stream().anyMatch(x -> x.contains("out of order")), r2.warnings().toString());
+            assertEquals(Oracles.recordingFile(dir.resolve("s.jfr")), MtlogContent.read(scrambledOut).traceCounts());
+        } finally {
+            if (old == null) {
+                System.clearProperty("minitrace.maxPendingEvents");
+            } else {
+                System.setProperty("minitrace.maxPendingEvents", old);
+            }
         }
     }
 

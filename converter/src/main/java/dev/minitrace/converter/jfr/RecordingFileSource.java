@@ -119,7 +119,7 @@ public final class RecordingFileSource implements RecordingSource {
                     }
                     case "jdk.GarbageCollection" -> sink.garbageCollection(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")),
                             str(e.getString("cause")), nanos(e.getStartTime()), e.getDuration().toNanos());
-                    case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, nanos(e.getStartTime()),
+                    case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")), nanos(e.getStartTime()),
                             e.getDuration().toNanos());
                     case "jdk.DataLoss" -> sink.dataLoss(e.getLong("amount"));
                     default -> {

@@ -46,8 +46,11 @@ public interface RecordingSink {
     /** A {@code jdk.GarbageCollection} event. */
     void garbageCollection(long gcId, String name, String cause, long startNanos, long durationNanos);
 
-    /** A {@code jdk.GCPhasePause} event (a whole pause of GC {@code gcId}). */
-    void gcPause(long gcId, long startNanos, long durationNanos);
+    /**
+     * A {@code jdk.GCPhasePause} event (a whole pause of GC {@code gcId}); {@code name} is the
+     * pause's name ({@code GC Pause}, {@code Pause Remark}, ...).
+     */
+    void gcPause(long gcId, String name, long startNanos, long durationNanos);
 
     /** A {@code jdk.DataLoss} event: {@code amount} bytes were lost. */
     void dataLoss(long amountBytes);

@@ -52,12 +52,30 @@ public final class MtlogWriter implements Closeable {
         this.target = target.toAbsolutePath();
         this.recordsPerBlock = recordsPerBlock;
         Path dir = this.target.getParent();
-        this.temp = Files.createTempFile(dir, "." + this.target.getFileName() + ".", ".tmp");
+        this.temp = createTemp(dir, this.target.getFileName().toString());
         this.channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         ByteBuffer h = ByteBuffer.allocate(MtlogFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         h.put(MtlogFormat.MAGIC).putShort((short) MtlogFormat.MAJOR).putShort((short) MtlogFormat.MINOR)
                 .putInt(flags).putLong(startNanos).putLong(0L).flip();
         writeFully(h);
+    }
+
+    /**
+     * A new hidden file next to the target. Not {@code Files.createTempFile}, whose owner-only
+     * permissions would end up on the renamed target: this one gets the usual permissions (umask).
+     */
+    private static Path createTemp(Path dir, String name) throws IOException {
+        java.util.concurrent.ThreadLocalRandom rnd = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; ; attempt++) {
+            Path p = dir.resolve("." + name + "." + Long.toHexString(rnd.nextLong() >>> 1) + ".tmp");
+            try {
+                return Files.createFile(p);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (attempt > 100) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Appends one record to stream {@code streamId}. */
