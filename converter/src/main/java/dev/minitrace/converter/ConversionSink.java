@@ -56,6 +56,11 @@ final class ConversionSink implements RecordingSink {
 
     private final Map<Long, MtlogInfo.MethodInfo> methods = new TreeMap<>();
     private final LongIntMap usedMethods = new LongIntMap(1024);
+    /** Used-method marks for the common small ids, so that marking costs an array store, not a hash lookup. */
+    private boolean[] usedSmallMethods = new boolean[1024];
+    /** Threads by key for the common small keys (a direct index instead of a hash lookup per event). */
+    private ThreadState[] threadsBySmallKey = new ThreadState[256];
+    private static final int SMALL_KEYS = 1 << 20;
 
     private final LongIntMap tracedMethodIndex = new LongIntMap(64);
     private final Map<String, Integer> tracedMethodByName = new HashMap<>();
@@ -104,6 +109,10 @@ final class ConversionSink implements RecordingSink {
         if (lastThread != null && lastThread.key == key) {
             return lastThread;
         }
+        if (key >= 0 && key < threadsBySmallKey.length && threadsBySmallKey[(int) key] != null) {
+            lastThread = threadsBySmallKey[(int) key];
+            return lastThread;
+        }
         int i = threadIndex.get(key);
         ThreadState ts;
         if (i == LongIntMap.MISSING) {
@@ -116,6 +125,12 @@ final class ConversionSink implements RecordingSink {
             ts.selected = options.threads() == null || options.threads().contains(Long.toString(key));
             threadIndex.put(key, threads.size());
             threads.add(ts);
+            if (key < SMALL_KEYS) {
+                if (key >= threadsBySmallKey.length) {
+                    threadsBySmallKey = Arrays.copyOf(threadsBySmallKey, (int) Math.min(SMALL_KEYS, Math.max(key + 1, threadsBySmallKey.length * 2L)));
+                }
+                threadsBySmallKey[(int) key] = ts;
+            }
         } else {
             ts = threads.get(i);
         }
@@ -140,7 +155,12 @@ final class ConversionSink implements RecordingSink {
             return;
         }
         long id = methodId & 0xFFFFFFFFL;
-        if (usedMethods.get(id) == LongIntMap.MISSING) {
+        if (id < SMALL_KEYS) {
+            if (id >= usedSmallMethods.length) {
+                usedSmallMethods = Arrays.copyOf(usedSmallMethods, (int) Math.min(SMALL_KEYS, Math.max(id + 1, usedSmallMethods.length * 2L)));
+            }
+            usedSmallMethods[(int) id] = true;
+        } else if (usedMethods.get(id) == LongIntMap.MISSING) {
             usedMethods.put(id, 1);
         }
         add(ts, type, sequence, timeNanos, id, bci);
@@ -344,6 +364,11 @@ final class ConversionSink implements RecordingSink {
             info.putClass(i, classById.get(i));
         }
         methods.forEach((id, m) -> info.putMethod(id, m.className(), m.methodName(), m.descriptor()));
+        for (int i = 0; i < usedSmallMethods.length; i++) {
+            if (usedSmallMethods[i]) {
+                usedMethods.put(i, 1);
+            }
+        }
         long[] used = usedMethods.keys();
         Arrays.sort(used);
         List<Long> undefined = new ArrayList<>();
