@@ -171,11 +171,29 @@ public final class ConvertCommand implements Callable<Integer> {
             } catch (IOException e) {
                 size = 0;
             }
-            if (System.console() == null || size < PROGRESS_THRESHOLD) {
+            if (!onTerminal() || size < PROGRESS_THRESHOLD) {
                 return new Progress(null);
             }
             return new Progress(new ProgressBarBuilder().setTaskName("convert").setInitialMax(size >> 20)
                     .setUnit(" MB", 1).build());
+        }
+
+        /**
+         * True when the command runs on a terminal. JDK 22 to 24 return a console also when the
+         * streams are redirected; {@code Console.isTerminal()} (JDK 22+) tells them apart.
+         */
+        private static boolean onTerminal() {
+            java.io.Console c = System.console();
+            if (c == null) {
+                return false;
+            }
+            try {
+                return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+            } catch (NoSuchMethodException e) {
+                return true; // JDK 17-21: a console exists only on a terminal
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return false;
+            }
         }
 
         @Override
