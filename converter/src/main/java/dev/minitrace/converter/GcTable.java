@@ -52,7 +52,7 @@ final class GcTable {
     }
 
     int size() {
-        return (int) gcs.values().stream().filter(g -> g.name != null).count();
+        return (int) gcs.values().stream().filter(g -> g.name != null || g.firstPause != Long.MAX_VALUE).count();
     }
 
     /**
@@ -100,11 +100,17 @@ final class GcTable {
         return pointGc;
     }
 
-    /** Adds every GC known by its jdk.GarbageCollection event to the INFO tables. */
+    /**
+     * Adds every GC to the INFO tables. A GC known only by its pauses (a concurrent cycle still
+     * running when the recording ended) is listed with collector and cause {@code ?}, its first
+     * pause as start and duration -1 (unknown).
+     */
     void addTo(MtlogInfo info) {
         gcs.forEach((id, g) -> {
             if (g.name != null) {
                 info.putGc(id, g.name, g.cause, g.start, g.duration);
+            } else if (g.firstPause != Long.MAX_VALUE) {
+                info.putGc(id, "?", "?", g.firstPause, -1);
             }
         });
     }

@@ -65,6 +65,9 @@ class CollectorsIT {
             MtlogContent c = MtlogContent.read(out);
             assertEquals(gcEvents, c.info.gcs().size(), "*gcs lists every GC");
             assertEquals(Oracles.recordingFile(jfr), c.traceCounts());
+            if (policy == FragmentPolicy.MOVING) {
+                assertEquals(Oracles.jmc(jfr), c.traceCounts());
+            }
             for (String worker : List.of("worker-0", "worker-1")) {
                 assertEquals(TestRecordings.expectedTrace(worker, 3000), c.withoutGc(worker), worker);
             }

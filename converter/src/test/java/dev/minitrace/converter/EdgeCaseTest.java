@@ -180,5 +180,7 @@ class EdgeCaseTest {
         assertTrue(report.warnings().stream().anyMatch(s -> s.contains("4096 bytes")), report.warnings().toString());
         assertTrue(report.warnings().stream().anyMatch(s -> s.startsWith("7 minitrace event(s) missing")), report.warnings().toString());
         assertEquals(3, MtlogContent.read(out).records);
+        assertEquals(Oracles.recordingFile(in), MtlogContent.read(out).traceCounts());
+        assertEquals(Oracles.jmc(in), MtlogContent.read(out).traceCounts());
     }
 }

@@ -77,5 +77,6 @@ class VirtualThreadTest {
         assertTrue(c.byThread.keySet().containsAll(names));
         assertEquals(threads, c.info.threads().size(), "one id per virtual thread: " + c.info.threads());
         assertEquals(Oracles.recordingFile(jfr), c.traceCounts());
+        assertEquals(Oracles.jmc(jfr), c.traceCounts());
     }
 }
