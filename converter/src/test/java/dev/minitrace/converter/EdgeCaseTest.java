@@ -138,6 +138,26 @@ class EdgeCaseTest {
     }
 
     @Test
+    void aTimeGapBetweenChunksIsReportedAsPossiblyDroppedChunks() throws Exception {
+        long t0 = 1_700_000_000_000_000_000L;
+        Path a = dir.resolve("gap-a.jfr");
+        Path b = dir.resolve("gap-b.jfr");
+        try (SyntheticRecordings w = new SyntheticRecordings(a, t0)) {
+            w.define(1, "demo.A", "a", "()V");
+            w.entry("x", 1, 1, 1);
+        }
+        try (SyntheticRecordings w = new SyntheticRecordings(b, t0 + 30_000_000_000L)) {
+            w.define(1, "demo.A", "a", "()V");
+            w.entry("x", 1, 1, 2);
+        }
+        Path in = dir.resolve("gap.jfr");
+        SyntheticRecordings.concatenate(in, a, b);
+        ConversionReport report = convert(in, dir.resolve("gap.mtlog"), false);
+        assertTrue(report.warnings().stream().anyMatch(s -> s.startsWith("chunks 0 and 1 are 30.0 s apart")), report.warnings().toString());
+        assertEquals(2, report.records());
+    }
+
+    @Test
     void thousandsOfThreadsUnknownTypesAndAllocations() throws Exception {
         Path in = dir.resolve("many.jfr");
         int threads = 2000;

@@ -25,7 +25,14 @@ public final class SyntheticRecordings implements AutoCloseable {
 
     /** Starts writing {@code file}. */
     public SyntheticRecordings(Path file) throws Exception {
-        rec = Recordings.newRecording(file);
+        this(file, -1);
+    }
+
+    /** Starts writing {@code file} as a chunk that starts at {@code startNanos} (ns since the epoch; -1: now). */
+    public SyntheticRecordings(Path file, long startNanos) throws Exception {
+        rec = startNanos < 0 ? Recordings.newRecording(file)
+                : Recordings.newRecording(file, s -> s.withTimestamp(startNanos).withJdkTypeInitialization());
+        ticks = 0;
         entry = rec.registerEventType(EventNames.METHOD_ENTRY,
                 t -> t.addField("methodId", Types.Builtin.INT).addField("sequence", Types.Builtin.LONG));
         exit = rec.registerEventType(EventNames.METHOD_EXIT, t -> t.addField("methodId", Types.Builtin.INT)
