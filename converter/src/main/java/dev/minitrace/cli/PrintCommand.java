@@ -144,7 +144,9 @@ public final class PrintCommand implements Callable<Integer> {
                 g.writeEndObject();
             });
         }
-        g.writeRaw('\n');
+        if (r.recordCount() > 0) {
+            g.writeRaw('\n'); // the pretty printer separates lines; the last one needs its end too
+        }
         g.flush();
     }
 }
