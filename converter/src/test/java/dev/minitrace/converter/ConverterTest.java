@@ -128,6 +128,38 @@ class ConverterTest {
         assertFalse(c.info.gcs().isEmpty(), "*gcs lists every GC even when none starts a fragment");
     }
 
+    @Test
+    void timesAreRecordingFilesForTheWholeFileInEveryChunk() throws Exception {
+        assertTrue(dev.minitrace.converter.jfr.JfrChunks.scan(traced.file()).chunks().size() > 1);
+        Map<Long, long[]> gcs = new TreeMap<>();
+        Map<Long, Long> firstPause = new TreeMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(traced.file())) {
+            long t = e.getStartTime().getEpochSecond() * 1_000_000_000L + e.getStartTime().getNano();
+            if (e.getEventType().getName().equals("jdk.GarbageCollection")) {
+                gcs.put((long) e.getInt("gcId"), new long[] {t, e.getDuration().toNanos()});
+            } else if (e.getEventType().getName().equals("jdk.GCPhasePause")) {
+                firstPause.merge((long) e.getInt("gcId"), t, Math::min);
+            }
+        }
+        Path out = dir.resolve("times.mtlog");
+        convert(new ConvertOptions(false, FragmentPolicy.ALL, null, null, null, ConvertOptions.ALL_TYPES), out);
+        try (dev.minitrace.converter.mtlog.MtlogReader r = dev.minitrace.converter.mtlog.MtlogReader.open(out)) {
+            assertEquals(gcs.keySet(), r.info().gcs().keySet());
+            gcs.forEach((id, v) -> {
+                assertEquals(v[0], r.info().gcs().get(id).startNanos(), "start of GC " + id);
+                assertEquals(v[1], r.info().gcs().get(id).durationNanos(), "duration of GC " + id);
+            });
+            long[] checked = {0};
+            r.forEachRecord((s, type, value, aux) -> {
+                if (type == dev.minitrace.converter.mtlog.MtlogFormat.GC_TIMESTAMP) {
+                    assertEquals(firstPause.get((long) aux), value, "pause start of GC " + aux);
+                    checked[0]++;
+                }
+            });
+            assertTrue(checked[0] >= 2, "GC_TIMESTAMP records checked: " + checked[0]);
+        }
+    }
+
     static long systemGcId(MtlogInfo info) {
         return info.gcs().entrySet().stream().filter(e -> e.getValue().cause().equals("System.gc()"))
                 .mapToLong(Map.Entry::getKey).findFirst().orElseThrow(() -> new AssertionError("no System.gc() in " + info.gcs()));

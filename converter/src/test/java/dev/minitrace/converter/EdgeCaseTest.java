@@ -153,7 +153,7 @@ class EdgeCaseTest {
         Path in = dir.resolve("gap.jfr");
         SyntheticRecordings.concatenate(in, a, b);
         ConversionReport report = convert(in, dir.resolve("gap.mtlog"), false);
-        assertTrue(report.warnings().stream().anyMatch(s -> s.startsWith("chunks 0 and 1 are 30.0 s apart")), report.warnings().toString());
+        assertTrue(report.warnings().stream().anyMatch(s -> s.startsWith("chunks 0 and 1 are ") && s.contains(" s apart: chunks between them may have been dropped")), report.warnings().toString());
         assertEquals(2, report.records());
     }
 

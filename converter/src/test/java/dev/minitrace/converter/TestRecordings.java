@@ -93,6 +93,7 @@ public final class TestRecordings {
                     other.start();
                     other.stop();
                 }
+                System.gc(); // a GC in a later chunk too
             }
             phase.await();
             phase.await();

@@ -8,8 +8,11 @@ package dev.minitrace.converter.jfr;
  * @param size          chunk size in bytes
  * @param startNanos    chunk start, ns since the Unix epoch
  * @param durationNanos chunk duration in ns
+ * @param startTicks     the tick count at the chunk start
+ * @param ticksPerSecond the tick frequency
  */
-public record JfrChunk(int index, long offset, long size, long startNanos, long durationNanos) {
+public record JfrChunk(int index, long offset, long size, long startNanos, long durationNanos, long startTicks,
+        long ticksPerSecond) {
     /** The chunk end, ns since the Unix epoch. */
     public long endNanos() {
         return startNanos + durationNanos;

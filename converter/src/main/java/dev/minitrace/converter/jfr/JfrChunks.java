@@ -84,7 +84,12 @@ public final class JfrChunks {
                             + (size - pos) + " present)";
                     break;
                 }
-                chunks.add(new JfrChunk(chunks.size(), pos, chunkSize, h.getLong(32), h.getLong(40)));
+                long ticksPerSecond = h.getLong(56);
+                if (ticksPerSecond <= 0) {
+                    problem = "chunk at offset " + pos + " has a tick frequency of " + ticksPerSecond;
+                    break;
+                }
+                chunks.add(new JfrChunk(chunks.size(), pos, chunkSize, h.getLong(32), h.getLong(40), h.getLong(48), ticksPerSecond));
                 pos += chunkSize;
             }
             return new JfrChunks(file, size, Collections.unmodifiableList(chunks), size - pos, problem);

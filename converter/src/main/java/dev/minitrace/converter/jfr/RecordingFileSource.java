@@ -7,7 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -27,10 +26,23 @@ import jdk.jfr.consumer.RecordingFile;
  */
 public final class RecordingFileSource implements RecordingSource {
     private final Map<String, Long> tracedMethodKeys = new HashMap<>();
+    /**
+     * Ticks become nanoseconds with the file's first chunk, as {@code RecordingFile} does for a
+     * whole file (each chunk is read here as a file of its own, whose own base would differ).
+     */
+    private long baseNanos;
+    private long baseTicks;
+    private double ticksPerNano;
 
     @Override
     public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink) throws IOException {
         List<ChunkFailure> failures = new ArrayList<>();
+        if (!chunks.chunks().isEmpty()) {
+            JfrChunk first = chunks.chunks().get(0);
+            baseNanos = first.startNanos();
+            baseTicks = first.startTicks();
+            ticksPerNano = (double) first.ticksPerSecond() / 1_000_000_000L;
+        }
         boolean inPlace = chunks.chunks().size() == 1 && chunks.lostTail() == 0;
         Path temp = inPlace ? null : Files.createTempFile("minitrace-chunk-", ".jfr");
         try {
@@ -72,6 +84,16 @@ public final class RecordingFileSource implements RecordingSource {
         }
     }
 
+    /** The event's start, ns since the epoch, exactly as RecordingFile computes it for the whole file. */
+    private long start(RecordedEvent e) {
+        return baseNanos + (long) ((e.getLong("startTime") - baseTicks) / ticksPerNano);
+    }
+
+    /** The event's duration in ns, as RecordingFile computes it. */
+    private long duration(RecordedEvent e) {
+        return (long) (e.getLong("duration") / ticksPerNano);
+    }
+
     private void readChunk(Path chunkFile, RecordingSink sink) throws IOException {
         // RecordingFile resolves each constant once per chunk, so identity maps avoid re-declaring.
         Map<RecordedThread, Long> threads = new IdentityHashMap<>();
@@ -85,14 +107,14 @@ public final class RecordingFileSource implements RecordingSource {
                     case EventNames.METHOD_ENTRY -> {
                         long t = thread(e, threads, sink);
                         if (t != -1) {
-                            sink.methodEvent(MtlogFormat.METHOD_ENTRY, t, e.getLong("sequence"), nanos(e.getStartTime()),
+                            sink.methodEvent(MtlogFormat.METHOD_ENTRY, t, e.getLong("sequence"), start(e),
                                     e.getInt("methodId"), 0);
                         }
                     }
                     case EventNames.METHOD_EXIT -> {
                         long t = thread(e, threads, sink);
                         if (t != -1) {
-                            sink.methodEvent(MtlogFormat.METHOD_EXIT, t, e.getLong("sequence"), nanos(e.getStartTime()),
+                            sink.methodEvent(MtlogFormat.METHOD_EXIT, t, e.getLong("sequence"), start(e),
                                     e.getInt("methodId"), e.getInt("bytecodeIndex"));
                         }
                     }
@@ -114,13 +136,13 @@ public final class RecordingFileSource implements RecordingSource {
                                 methods.put(m, key);
                                 sink.tracedMethod(key, cls, mn, desc);
                             }
-                            sink.methodTrace(t, nanos(e.getStartTime()), e.getDuration().toNanos(), key);
+                            sink.methodTrace(t, start(e), duration(e), key);
                         }
                     }
                     case "jdk.GarbageCollection" -> sink.garbageCollection(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")),
-                            str(e.getString("cause")), nanos(e.getStartTime()), e.getDuration().toNanos());
-                    case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")), nanos(e.getStartTime()),
-                            e.getDuration().toNanos());
+                            str(e.getString("cause")), start(e), duration(e));
+                    case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")), start(e),
+                            duration(e));
                     case "jdk.DataLoss" -> sink.dataLoss(e.getLong("amount"));
                     default -> {
                         // every other event type is of no use to the converter
@@ -130,7 +152,7 @@ public final class RecordingFileSource implements RecordingSource {
         }
     }
 
-    private static void objectEvent(int type, String classField, RecordedEvent e, Map<RecordedThread, Long> threads,
+    private void objectEvent(int type, String classField, RecordedEvent e, Map<RecordedThread, Long> threads,
             Map<RecordedClass, Boolean> classes, RecordingSink sink) {
         long t = thread(e, threads, sink);
         if (t == -1) {
@@ -144,7 +166,7 @@ public final class RecordingFileSource implements RecordingSource {
                 sink.classDefinition(classKey, binaryName(c.getName()));
             }
         }
-        sink.objectEvent(type, t, e.getLong("sequence"), nanos(e.getStartTime()), classKey, e.getInt("identityHash"),
+        sink.objectEvent(type, t, e.getLong("sequence"), start(e), classKey, e.getInt("identityHash"),
                 e.getInt("bytecodeIndex"));
     }
 
@@ -162,10 +184,6 @@ public final class RecordingFileSource implements RecordingSource {
             sink.thread(key, t.getJavaThreadId(), name == null ? "" : name, virtual);
         }
         return key;
-    }
-
-    static long nanos(Instant i) {
-        return i.getEpochSecond() * 1_000_000_000L + i.getNano();
     }
 
     private static String str(String s) {
