@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code mt print FILE.mtlog}: one line per record with names resolved, stream by stream and
  * fragment by fragment; {@code --json} writes the same as JSON lines.
  */
-@Command(name = "print", mixinStandardHelpOptions = true,
+@Command(name = "print", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Prints the records of an .mtlog file, one per line, names resolved, stream by stream and fragment by fragment."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:printed", "1:not a readable .mtlog file", "2:bad command line",

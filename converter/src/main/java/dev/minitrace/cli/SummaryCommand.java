@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * allocated classes and monitors, of an {@code .mtlog} or (converted on the fly with the default
  * options) a {@code .jfr}. The kind of file is told by its first bytes, not its name.
  */
-@Command(name = "summary", mixinStandardHelpOptions = true,
+@Command(name = "summary", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Summarizes an .mtlog file or a .jfr recording: counts per record type, thread and fragment; top methods, allocated classes and monitors."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:summarized", "1:not a readable .mtlog or JFR file", "2:bad command line",
