@@ -21,6 +21,14 @@ abstract class RecordEmitter {
     final long to;
     final int typeMask;
     final long[] countByType = new long[MtlogFormat.MAX_BASE_TYPE + 1];
+    /**
+     * One-entry cache of the fragment point search: {@code cacheIndex} is the first point after
+     * {@code cacheCursor} in {@code cachePoints}. Streams are written a batch at a time, so it
+     * saves a binary search per record.
+     */
+    private long[] cachePoints;
+    private long cacheCursor;
+    private int cacheIndex;
 
     RecordEmitter(MtlogWriter writer, GcTable gcs, long from, long to, int typeMask) {
         this.writer = writer;
@@ -52,14 +60,25 @@ abstract class RecordEmitter {
         }
         long[] pt = gcs.pointTimes();
         if (pt.length > 0 && pt[pt.length - 1] > cursor) {
+            int i;
+            if (pt == cachePoints && cursor >= cacheCursor && (cacheIndex == pt.length || pt[cacheIndex] > cursor)) {
+                i = cacheIndex;
+            } else {
+                i = Arrays.binarySearch(pt, cursor);
+                if (i < 0) {
+                    i = -i - 1;
+                }
+                while (i < pt.length && pt[i] <= cursor) {
+                    i++;
+                }
+                cachePoints = pt;
+                cacheCursor = cursor;
+                cacheIndex = i;
+            }
+            if (i == pt.length || pt[i] > t) {
+                return t;
+            }
             long[] ids = gcs.pointGcIds();
-            int i = Arrays.binarySearch(pt, cursor);
-            if (i < 0) {
-                i = -i - 1;
-            }
-            while (i < pt.length && pt[i] <= cursor) {
-                i++;
-            }
             for (; i < pt.length && pt[i] <= t; i++) {
                 writer.record(streamId, MtlogFormat.GC_TIMESTAMP, pt[i], (int) ids[i]);
                 countByType[MtlogFormat.GC_TIMESTAMP]++;
