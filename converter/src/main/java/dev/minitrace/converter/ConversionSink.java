@@ -73,6 +73,7 @@ final class ConversionSink implements RecordingSink {
     private long duplicates;
     private long earlyFlushes;
     private long missingClass;
+    private long withoutThread;
     private JfrChunk lastChunk;
 
     ConversionSink(ConvertOptions options, RecordEmitter emitter, GcTable gcs, LongConsumer progress, ConversionReport report) {
@@ -150,6 +151,10 @@ final class ConversionSink implements RecordingSink {
 
     @Override
     public void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci) {
+        if (threadKey == -1) {
+            withoutThread++;
+            return;
+        }
         ThreadState ts = state(threadKey);
         if (!ts.selected) {
             return;
@@ -168,6 +173,10 @@ final class ConversionSink implements RecordingSink {
 
     @Override
     public void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci) {
+        if (threadKey == -1) {
+            withoutThread++;
+            return;
+        }
         ThreadState ts = state(threadKey);
         if (!ts.selected) {
             return;
@@ -249,10 +258,10 @@ final class ConversionSink implements RecordingSink {
     /**
      * Memory pressure: writes the held-back chunk (complete, so exact). If the current chunk alone
      * is over the bound (JFR rotates late under a high event rate, so a chunk can hold many
-     * millions of events), writes the lower half by sequence of each thread's current events and
-     * keeps the upper half: a thread's events arrive out of order only by a bounded distance (the
-     * thread's buffers in flight), so this stays exact unless an event arrives more than half a
-     * buffer late, which is counted.
+     * millions of events), writes the lowest quarter by sequence of each thread's current events
+     * and keeps the rest: a thread's events arrive out of order only by a bounded distance (the
+     * thread's buffers in flight), so this stays exact unless an event arrives later than three
+     * quarters of a buffer, which is counted.
      */
     private void relieve() {
         try {
@@ -265,7 +274,7 @@ final class ConversionSink implements RecordingSink {
                 for (ThreadState t : sortedThreads()) {
                     if (t.current.size > 1) {
                         t.current.sortBySequence();
-                        EventBuffer head = t.current.splitHead(t.current.size / 2);
+                        EventBuffer head = t.current.splitHead(t.current.size / 4);
                         account(t, head);
                         ts[n] = t;
                         heads[n++] = head;
@@ -413,6 +422,11 @@ final class ConversionSink implements RecordingSink {
         }
         if (missingClass > 0) {
             w.add(missingClass + " lock/allocation event(s) have no class; written with class '?'");
+        }
+        if (withoutThread > 0) {
+            w.add(withoutThread + " minitrace event(s) have no thread in the recording (JFR lost the constants of threads"
+                    + " that ended just before it did) and were skipped");
+            report.lostData = true;
         }
         if (dataLossBytes > 0) {
             w.add("the recording lost " + dataLossBytes + " bytes of events (jdk.DataLoss)");

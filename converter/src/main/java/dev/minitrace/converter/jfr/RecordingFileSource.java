@@ -104,20 +104,10 @@ public final class RecordingFileSource implements RecordingSource {
                 RecordedEvent e = rf.readEvent();
                 String name = e.getEventType().getName();
                 switch (name) {
-                    case EventNames.METHOD_ENTRY -> {
-                        long t = thread(e, threads, sink);
-                        if (t != -1) {
-                            sink.methodEvent(MtlogFormat.METHOD_ENTRY, t, e.getLong("sequence"), start(e),
-                                    e.getInt("methodId"), 0);
-                        }
-                    }
-                    case EventNames.METHOD_EXIT -> {
-                        long t = thread(e, threads, sink);
-                        if (t != -1) {
-                            sink.methodEvent(MtlogFormat.METHOD_EXIT, t, e.getLong("sequence"), start(e),
-                                    e.getInt("methodId"), e.getInt("bytecodeIndex"));
-                        }
-                    }
+                    case EventNames.METHOD_ENTRY -> sink.methodEvent(MtlogFormat.METHOD_ENTRY, thread(e, threads, sink),
+                            e.getLong("sequence"), start(e), e.getInt("methodId"), 0);
+                    case EventNames.METHOD_EXIT -> sink.methodEvent(MtlogFormat.METHOD_EXIT, thread(e, threads, sink),
+                            e.getLong("sequence"), start(e), e.getInt("methodId"), e.getInt("bytecodeIndex"));
                     case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
                     case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
                     case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
@@ -155,9 +145,6 @@ public final class RecordingFileSource implements RecordingSource {
     private void objectEvent(int type, String classField, RecordedEvent e, Map<RecordedThread, Long> threads,
             Map<RecordedClass, Boolean> classes, RecordingSink sink) {
         long t = thread(e, threads, sink);
-        if (t == -1) {
-            return;
-        }
         RecordedClass c = e.getValue(classField);
         long classKey = -1;
         if (c != null) {

@@ -11,6 +11,8 @@ package dev.minitrace.converter.jfr;
  * uses its key, and may be declared again. Keys are the recording's own ids: the JFR thread id,
  * the JFR class id, the JFR method id; they are stable across the chunks of one recording.
  * Timestamps are ns since the Unix epoch, converted from ticks as {@code RecordingFile} does.
+ * A trace event whose thread the recording does not resolve (JFR loses the constant of a thread
+ * that ended shortly before the recording did) is delivered with {@code threadKey} -1.
  */
 public interface RecordingSink {
     /** A chunk starts. */
