@@ -138,6 +138,25 @@ class EdgeCaseTest {
     }
 
     @Test
+    void eventsWithoutAThreadAreCountedAsLost() throws Exception {
+        Path in = dir.resolve("nothread.jfr");
+        try (SyntheticRecordings w = new SyntheticRecordings(in)) {
+            w.define(1, "demo.A", "a", "()V");
+            w.entry("x", 1, 1, 1);
+            w.entryWithoutThread(1, 2);
+            w.entryWithoutThread(1, 3);
+            w.exit("x", 1, 1, 4, 4);
+        }
+        Path out = dir.resolve("nothread.mtlog");
+        ConversionReport report = convert(in, out, false);
+        assertTrue(report.lostData());
+        assertTrue(report.warnings().stream().anyMatch(s -> s.startsWith("2 minitrace event(s) have no thread")), report.warnings().toString());
+        java.util.Map<String, Long> oracle = Oracles.recordingFile(in);
+        assertEquals(2L, oracle.get("METHOD_ENTRY@null"), "RecordingFile sees them without a thread: " + oracle);
+        assertEquals(List.of("METHOD_ENTRY 1 0", "METHOD_EXIT 1 4"), MtlogContent.read(out).byThread.get("x"));
+    }
+
+    @Test
     void aTimeGapBetweenChunksIsReportedAsPossiblyDroppedChunks() throws Exception {
         long t0 = 1_700_000_000_000_000_000L;
         Path a = dir.resolve("gap-a.jfr");

@@ -44,7 +44,7 @@ public final class Oracles {
             if (type != 0) {
                 String name = MtlogFormat.typeName(type);
                 counts.merge(name, 1L, Long::sum);
-                counts.merge(name + "@" + e.getThread().getJavaName(), 1L, Long::sum);
+                counts.merge(name + "@" + (e.getThread() == null ? null : e.getThread().getJavaName()), 1L, Long::sum);
             }
         }
         return counts;

@@ -66,6 +66,12 @@ public final class SyntheticRecordings implements AutoCloseable {
                 .putField("methodId", methodId).putField("sequence", sequence)));
     }
 
+    /** A method entry whose thread the recording does not name (no eventThread). */
+    public void entryWithoutThread(int methodId, long sequence) {
+        long t = ticks++;
+        rec.writeEvent(entry.asValue(v -> v.putField("startTime", t).putField("methodId", methodId).putField("sequence", sequence)));
+    }
+
     /** A method exit of thread {@code name}. */
     public void exit(String thread, long osId, int methodId, int bci, long sequence) {
         long t = ticks++;
