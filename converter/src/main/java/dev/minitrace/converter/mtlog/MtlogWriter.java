@@ -26,6 +26,11 @@ public final class MtlogWriter implements Closeable {
     static final int DEFAULT_RECORDS_PER_BLOCK = 4096;
     /** When all stream buffers together hold this many records, all are flushed. */
     private static final int MAX_BUFFERED_RECORDS = 1 << 20;
+    /**
+     * Buffer memory above which all buffers are flushed and released before another is made, so
+     * that thousands of streams do not cost thousands of full buffers.
+     */
+    private static final long MAX_BUFFER_BYTES = 16L << 20;
 
     private final Path target;
     private final Path temp;
@@ -86,7 +91,12 @@ public final class MtlogWriter implements Closeable {
         } else {
             b = buffers.get(streamId);
             if (b == null) {
-                b = ByteBuffer.allocate(recordsPerBlock * MtlogFormat.RECORD_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+                int size = recordsPerBlock * MtlogFormat.RECORD_SIZE;
+                if ((long) (buffers.size() + 1) * size > MAX_BUFFER_BYTES) {
+                    flushAll();
+                    buffers.clear();
+                }
+                b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
                 buffers.put(streamId, b);
             }
             lastStreamId = streamId;

@@ -80,6 +80,39 @@ class MtlogRoundTripTest {
     }
 
     @Test
+    void manyStreamsStayBoundedAndReadBackInOrder() throws Exception {
+        Path out = dir.resolve("many.mtlog");
+        int streams = 1000;
+        try (MtlogWriter w = new MtlogWriter(out, MtlogFormat.LAYOUT_THREAD, 0)) {
+            for (int round = 0; round < 3; round++) {
+                for (int s = 0; s < streams; s++) {
+                    for (int i = 0; i < 10; i++) {
+                        w.record(s, MtlogFormat.METHOD_ENTRY, round * 10 + i, s);
+                    }
+                }
+            }
+            w.finish(new MtlogInfo());
+        }
+        try (MtlogReader r = MtlogReader.open(out)) {
+            assertEquals(30L * streams, r.recordCount());
+            // 1000 streams of 57 KB buffers would be 57 MB: the writer flushed and released them on the way
+            long streamBlocks = r.blocks().stream().filter(b -> b.kind() == MtlogFormat.BLOCK_STREAM).count();
+            assertTrue(streamBlocks > 2L * streams, "streams were flushed in several blocks: " + streamBlocks);
+            for (int s = 0; s < streams; s += 97) {
+                List<Long> values = new ArrayList<>();
+                int stream = s;
+                r.forEachRecord(s, (id, t, v, a) -> {
+                    assertEquals(stream, a);
+                    values.add(v);
+                });
+                for (int i = 0; i < 30; i++) {
+                    assertEquals(i, values.get(i));
+                }
+            }
+        }
+    }
+
+    @Test
     void bytesAreExactlyAsTheSpecSays() throws Exception {
         Path out = dir.resolve("b.mtlog");
         try (MtlogWriter w = new MtlogWriter(out, MtlogFormat.LAYOUT_GLOBAL, 0x0102030405060708L)) {
