@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +29,7 @@ class ConverterTest {
     }
 
     private static ConversionReport convert(ConvertOptions o, Path out) throws Exception {
-        return new Converter(o, new RecordingFileSource()).convert(traced.file(), out, null);
+        return BothEngines.convert(o, traced.file(), out);
     }
 
     private static ConvertOptions with(boolean global, FragmentPolicy f, String from, String to, Set<String> threads, int mask) {
