@@ -117,11 +117,13 @@ public final class FastRecordingSource implements RecordingSource {
             if (ref == lastClassRef) {
                 return lastClassKey;
             }
-            String name = ref == 0 ? null : constants.className(ref);
             long key = -1;
-            if (name != null) {
-                key = ref;
-                if (classes.get(ref) != stamp) {
+            if (ref != 0 && classes.get(ref) == stamp) {
+                key = ref; // declared in this chunk already
+            } else {
+                String name = ref == 0 ? null : constants.className(ref);
+                if (name != null) {
+                    key = ref;
                     classes.put(ref, stamp);
                     sink.classDefinition(ref, RecordingFileSource.binaryName(name));
                 }
