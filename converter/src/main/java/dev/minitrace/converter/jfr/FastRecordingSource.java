@@ -10,6 +10,7 @@ import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.util.LongIntMap;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 
@@ -96,7 +97,7 @@ public final class FastRecordingSource implements RecordingSource {
             if (ref > 0 && ref < SMALL) {
                 int r = (int) ref;
                 if (r >= threadStamp.length) {
-                    threadStamp = java.util.Arrays.copyOf(threadStamp, Math.min(SMALL, Math.max(r + 1, threadStamp.length * 2)));
+                    threadStamp = Arrays.copyOf(threadStamp, Math.min(SMALL, Math.max(r + 1, threadStamp.length * 2)));
                 }
                 fresh = threadStamp[r] != stamp;
                 threadStamp[r] = stamp;
