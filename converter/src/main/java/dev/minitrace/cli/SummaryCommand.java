@@ -6,6 +6,7 @@ import dev.minitrace.converter.Converter;
 import dev.minitrace.converter.MtlogSummary;
 import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.JfrInputException;
+import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,16 +41,26 @@ public final class SummaryCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "10", description = "How many top methods, classes and monitors to list (default 10).")
     int top;
 
+    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT,
+            description = "The JFR reading engine (for a .jfr).")
+    String engine;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
             if (isJfr(file)) {
+                RecordingSource source;
+                try {
+                    source = Engines.byName(engine);
+                } catch (IllegalArgumentException e) {
+                    throw new CliException(e.getMessage(), ExitCodes.USAGE);
+                }
                 Path dir = Files.createTempDirectory("minitrace-summary-");
                 Path log = dir.resolve("summary.mtlog");
                 try {
-                    ConversionReport report = new Converter(ConvertOptions.defaults(), Engines.byName(Engines.DEFAULT))
+                    ConversionReport report = new Converter(ConvertOptions.defaults(), source)
                             .convert(file, log, null);
                     for (String w : report.warnings()) {
                         err.println("summary: warning: " + w);

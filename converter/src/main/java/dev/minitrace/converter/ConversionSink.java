@@ -15,6 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 
 /**
@@ -25,8 +32,16 @@ import java.util.function.LongConsumer;
  * memory stays bounded for a recording of any size. Ids are assigned here, independent of the
  * engine: class ids densely from 1 in order of first use, MethodTrace method ids from
  * {@code 2^32} in order of first declaration.
+ *
+ * <p>Sorting and writing a chunk's events runs on a second thread (the writer) while the engine
+ * parses the next chunk; the hand-over happens at the same points and with the same GC
+ * snapshot as a serial run would write, so the output does not depend on the threading. Only
+ * chunks of at most a quarter of the pending-event bound are handed over, so that the batch in
+ * flight adds at most a quarter to memory; larger ones are written in place.
+ * The writer thread alone touches the emitter, the sequence bookkeeping and the fragment cursors
+ * while a batch is in flight; the engine's thread waits for it before touching them.
  */
-final class ConversionSink implements RecordingSink {
+final class ConversionSink implements RecordingSink, AutoCloseable {
     /**
      * Pending events (all threads) above which the held-back chunk, and if that is not enough the
      * current one, are written early (29 bytes per event; system property
@@ -75,6 +90,11 @@ final class ConversionSink implements RecordingSink {
     private long missingClass;
     private long withoutThread;
     private JfrChunk lastChunk;
+
+    /** The writer thread, made at the first hand-over; null when writing serially. */
+    private ExecutorService writerThread;
+    private Future<?> inFlight;
+    private final boolean parallel = !Boolean.getBoolean("minitrace.serialWrite");
 
     ConversionSink(ConvertOptions options, RecordEmitter emitter, GcTable gcs, LongConsumer progress, ConversionReport report) {
         this.options = options;
@@ -249,7 +269,8 @@ final class ConversionSink implements RecordingSink {
 
     @Override
     public void chunkEnd(JfrChunk chunk, long bytesDone) {
-        flush(false);
+        awaitWriter();
+        handOver();
         if (progress != null) {
             progress.accept(bytesDone);
         }
@@ -264,6 +285,7 @@ final class ConversionSink implements RecordingSink {
      * quarters of a buffer, which is counted.
      */
     private void relieve() {
+        awaitWriter();
         try {
             emitPrevious();
             if (pending > maxPending) {
@@ -280,6 +302,7 @@ final class ConversionSink implements RecordingSink {
                         heads[n++] = head;
                     }
                 }
+                emitter.points(gcs.pointTimes(), gcs.pointGcIds());
                 emitter.emit(ts, heads, n);
                 for (int i = 0; i < n; i++) {
                     pending -= heads[i].size;
@@ -291,10 +314,120 @@ final class ConversionSink implements RecordingSink {
     }
 
     /**
-     * Writes the previous chunk's events and moves the current chunk's into their place; with
-     * {@code all}, writes everything pending (memory pressure or the end of the recording).
+     * At the end of a chunk: the previous chunk's events are written (on the writer thread when
+     * enabled), the current chunk's become the held-back ones, and the buffers written last time
+     * become the current ones. Call only with no batch in flight.
      */
-    private void flush(boolean all) {
+    private void handOver() {
+        ThreadState[] sorted = sortedThreads();
+        for (ThreadState t : sorted) {
+            EventBuffer out = t.previous;
+            t.previous = t.current;
+            t.current = t.spare;
+            t.spare = out;
+        }
+        ThreadState[] ts = new ThreadState[sorted.length];
+        EventBuffer[] batches = new EventBuffer[sorted.length];
+        int n = 0;
+        long events = 0;
+        for (ThreadState t : sorted) {
+            if (t.spare.size > 0) {
+                ts[n] = t;
+                batches[n++] = t.spare;
+                events += t.spare.size;
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        pending -= events;
+        long[] pointTimes = gcs.pointTimes();
+        long[] pointGcIds = gcs.pointGcIds();
+        final int count = n;
+        Callable<Void> write = () -> {
+            writeBatch(ts, batches, count, pointTimes, pointGcIds);
+            return null;
+        };
+        if (!parallel || events > maxPending / 4) {
+            try {
+                write.call();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return;
+        }
+        if (writerThread == null) {
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "mtlog-writer");
+                t.setDaemon(true);
+                return t;
+            });
+            pool.allowCoreThreadTimeOut(true);
+            writerThread = pool;
+        }
+        inFlight = writerThread.submit(write);
+    }
+
+    /** Sorts, checks and writes one hand-over's batches, then empties them (on the writer thread). */
+    private void writeBatch(ThreadState[] ts, EventBuffer[] batches, int n, long[] pointTimes, long[] pointGcIds)
+            throws IOException {
+        for (int k = 0; k < n; k++) {
+            batches[k].sortBySequence();
+            account(ts[k], batches[k]);
+        }
+        emitter.points(pointTimes, pointGcIds);
+        emitter.emit(ts, batches, n);
+        for (int k = 0; k < n; k++) {
+            batches[k].clear();
+        }
+    }
+
+    /** Waits until the batch in flight is written; its failure becomes this thread's. */
+    private void awaitWriter() {
+        Future<?> f = inFlight;
+        if (f == null) {
+            return;
+        }
+        inFlight = null;
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing the .mtlog", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Waits for the writer thread and lets it go; safe to call more than once, also after a failure. */
+    @Override
+    public void close() {
+        try {
+            awaitWriter();
+        } finally {
+            if (writerThread != null) {
+                writerThread.shutdown();
+                writerThread = null;
+            }
+        }
+    }
+
+    /** At the end of the recording: writes the held-back and the current events (no batch in flight). */
+    private void flushAll() {
         try {
             emitPrevious();
             for (ThreadState ts : threads) {
@@ -302,9 +435,7 @@ final class ConversionSink implements RecordingSink {
                 ts.previous = ts.current;
                 ts.current = done;
             }
-            if (all) {
-                emitPrevious();
-            }
+            emitPrevious();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -331,6 +462,7 @@ final class ConversionSink implements RecordingSink {
                 batches[n++] = t.previous;
             }
         }
+        emitter.points(gcs.pointTimes(), gcs.pointGcIds());
         emitter.emit(ts, batches, n);
         for (int i = 0; i < n; i++) {
             pending -= batches[i].size;
@@ -361,7 +493,12 @@ final class ConversionSink implements RecordingSink {
 
     /** Writes everything still pending and the MethodTrace records, and fills {@code info}. */
     void finish(MtlogInfo info) throws IOException {
-        flush(true);
+        try {
+            awaitWriter();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        flushAll();
         emitMethodTraces();
         for (ThreadState t : threads) {
             if (t.used) {
@@ -408,6 +545,7 @@ final class ConversionSink implements RecordingSink {
             MethodTraceNester.nest(t.traceStart, t.traceDuration, t.traceMethod, t.traceSize, out);
             ts[0] = t;
             b[0] = out;
+            emitter.points(gcs.pointTimes(), gcs.pointGcIds());
             emitter.emit(ts, b, 1);
             t.traceStart = t.traceDuration = t.traceMethod = new long[0];
             t.traceSize = 0;

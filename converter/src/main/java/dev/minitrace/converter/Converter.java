@@ -51,15 +51,17 @@ public final class Converter {
             RecordEmitter emitter = options.globalLayout()
                     ? new GlobalLayoutEmitter(writer, gcs, from, to, options.typeMask())
                     : new ThreadLayoutEmitter(writer, gcs, from, to, options.typeMask());
-            ConversionSink sink = new ConversionSink(options, emitter, gcs, progress, report);
             List<RecordingSource.ChunkFailure> failures;
-            try {
-                failures = source.read(chunks, sink);
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
             MtlogInfo info = new MtlogInfo();
-            sink.finish(info);
+            // The sink writes on a thread of its own: closing it waits for that before the writer closes.
+            try (ConversionSink sink = new ConversionSink(options, emitter, gcs, progress, report)) {
+                try {
+                    failures = source.read(chunks, sink);
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
+                }
+                sink.finish(info);
+            }
             report.records = writer.recordCount();
             writer.finish(info);
             for (RecordingSource.ChunkFailure f : failures) {

@@ -37,7 +37,7 @@ final class EventBuffer {
         if (IndexSort.isSorted(seq, size)) {
             return;
         }
-        int[] order = IndexSort.byKey(seq, size);
+        int[] order = IndexSort.byDenseKey(seq, size);
         long[] ls = new long[size];
         IndexSort.permute(seq, order, size, ls);
         IndexSort.permute(time, order, size, ls);
@@ -69,15 +69,22 @@ final class EventBuffer {
         return head;
     }
 
-    /** Empties the buffer, and gives back memory a burst made it take. */
+    /**
+     * Empties the buffer, and gives back memory a burst made it take: an empty buffer keeps at most
+     * {@link #KEPT_CAPACITY} entries (7.5 MB), since each thread has three buffers and an empty
+     * one's memory is not counted by the pending-event bound.
+     */
     void clear() {
         size = 0;
-        if (seq.length > 1 << 20) {
-            type = new byte[64];
-            seq = new long[64];
-            time = new long[64];
-            value = new long[64];
-            aux = new int[64];
+        if (seq.length > KEPT_CAPACITY) {
+            type = new byte[KEPT_CAPACITY];
+            seq = new long[KEPT_CAPACITY];
+            time = new long[KEPT_CAPACITY];
+            value = new long[KEPT_CAPACITY];
+            aux = new int[KEPT_CAPACITY];
         }
     }
+
+    /** Capacity an emptied buffer keeps (a typical thread's share of a chunk fits). */
+    static final int KEPT_CAPACITY = 1 << 18;
 }

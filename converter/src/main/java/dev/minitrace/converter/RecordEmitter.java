@@ -27,6 +27,9 @@ abstract class RecordEmitter {
      * saves a binary search per record.
      */
     private long[] cachePoints;
+    /** Fragment points (times, ascending, and their GC ids) known when the current batch was handed over. */
+    private long[] pointTime = new long[0];
+    private long[] pointGc = new long[0];
     private long cacheCursor;
     private int cacheIndex;
 
@@ -36,6 +39,16 @@ abstract class RecordEmitter {
         this.from = from;
         this.to = to;
         this.typeMask = typeMask;
+    }
+
+    /**
+     * Sets the fragment points for the next batches: a snapshot of the {@link GcTable}'s, taken
+     * when the batch is handed over, since the table keeps growing while a batch is written on
+     * another thread. The arrays are not modified afterwards.
+     */
+    final void points(long[] times, long[] gcIds) {
+        pointTime = times;
+        pointGc = gcIds;
     }
 
     /** Writes the batches; {@code batches[i]} belongs to {@code threads[i]}; threads are in ascending key order. */
@@ -58,7 +71,7 @@ abstract class RecordEmitter {
         if (t <= cursor) {
             return cursor;
         }
-        long[] pt = gcs.pointTimes();
+        long[] pt = pointTime;
         if (pt.length > 0 && pt[pt.length - 1] > cursor) {
             int i;
             if (pt == cachePoints && cursor >= cacheCursor && (cacheIndex == pt.length || pt[cacheIndex] > cursor)) {
@@ -78,7 +91,7 @@ abstract class RecordEmitter {
             if (i == pt.length || pt[i] > t) {
                 return t;
             }
-            long[] ids = gcs.pointGcIds();
+            long[] ids = pointGc;
             for (; i < pt.length && pt[i] <= t; i++) {
                 writer.record(streamId, MtlogFormat.GC_TIMESTAMP, pt[i], (int) ids[i]);
                 countByType[MtlogFormat.GC_TIMESTAMP]++;

@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * Everything the conversion keeps about one thread: its names, its pending events (the previous
  * chunk's, held back one chunk so that GCs reported late are known before the events are
- * written, and the current chunk's), its sequence bookkeeping, its fragment cursor and, for
- * {@code jdk.MethodTrace}, its method intervals.
+ * written, and the current chunk's; a third is being written meanwhile), its sequence
+ * bookkeeping, its fragment cursor and, for {@code jdk.MethodTrace}, its method intervals.
  */
 final class ThreadState {
     final long key;
@@ -19,6 +19,8 @@ final class ThreadState {
 
     EventBuffer previous = new EventBuffer();
     EventBuffer current = new EventBuffer();
+    /** The third buffer: the batch being written on the writer thread, then the next current one. */
+    EventBuffer spare = new EventBuffer();
 
     /** The highest minitrace sequence written so far, or {@link Long#MIN_VALUE}. */
     long lastSequence = Long.MIN_VALUE;

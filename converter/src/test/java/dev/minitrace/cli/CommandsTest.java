@@ -75,6 +75,21 @@ class CommandsTest {
     }
 
     @Test
+    void hiddenEngineOptionSelectsTheReferenceEngineWithTheSameResult() throws Exception {
+        Path fast = dir.resolve("engine-fast.mtlog");
+        Path reference = dir.resolve("engine-recordingfile.mtlog");
+        CliRun a = CliRun.of("convert", jfr.toString(), fast.toString());
+        assertEquals(0, a.status(), a.err());
+        CliRun b = CliRun.of("convert", "--engine", "recordingfile", jfr.toString(), reference.toString());
+        assertEquals(0, b.status(), b.err());
+        assertTrue(Arrays.equals(Files.readAllBytes(fast), Files.readAllBytes(reference)), "both engines write the same bytes");
+        CliRun bad = CliRun.of("convert", "--engine", "nosuch", jfr.toString(), dir.resolve("x.mtlog").toString());
+        assertEquals(2, bad.status(), bad.err());
+        assertTrue(bad.err().contains("unknown engine 'nosuch'"), bad.err());
+        assertEquals(1, bad.err().strip().lines().count(), bad.err());
+    }
+
+    @Test
     void globalLayoutAndOptionsAreAccepted() throws Exception {
         Path out = dir.resolve("global.mtlog");
         CliRun c = CliRun.of("convert", "--layout", "global", "--fragments", "all", "--events", "method,gc", "--threads",

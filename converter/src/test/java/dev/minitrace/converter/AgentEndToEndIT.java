@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -51,7 +50,7 @@ class AgentEndToEndIT {
                 "dev.minitrace.demo.DemoMain"));
         assertEquals(0, r.status(), r.output());
         Path out = dir.resolve("demo.mtlog");
-        ConversionReport report = new Converter(ConvertOptions.defaults(), new RecordingFileSource()).convert(jfr, out, null);
+        ConversionReport report = BothEngines.convert(ConvertOptions.defaults(), jfr, out);
         assertFalse(report.lostData(), report.warnings().toString());
         assertTrue(report.warnings().stream().noneMatch(w -> w.contains("MethodDefinition")), report.warnings().toString());
         MtlogContent c = MtlogContent.read(out);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +60,7 @@ class CollectorsIT {
         for (FragmentPolicy policy : FragmentPolicy.values()) {
             Path out = dir.resolve(policy + ".mtlog");
             ConvertOptions o = new ConvertOptions(false, policy, null, null, null, ConvertOptions.ALL_TYPES);
-            ConversionReport report = new Converter(o, new RecordingFileSource()).convert(jfr, out, null);
+            ConversionReport report = BothEngines.convert(o, jfr, out);
             MtlogContent c = MtlogContent.read(out);
             assertEquals(gcEvents, c.info.gcs().size(), "*gcs lists every GC");
             assertEquals(Oracles.recordingFile(jfr), c.traceCounts());

@@ -1,11 +1,12 @@
 package dev.minitrace.converter;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import dev.minitrace.converter.mtlog.MtlogInfo;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ class ConverterTest {
     }
 
     private static ConversionReport convert(ConvertOptions o, Path out) throws Exception {
-        return new Converter(o, new RecordingFileSource()).convert(traced.file(), out, null);
+        return BothEngines.convert(o, traced.file(), out);
     }
 
     private static ConvertOptions with(boolean global, FragmentPolicy f, String from, String to, Set<String> threads, int mask) {
@@ -55,6 +56,42 @@ class ConverterTest {
         assertEquals("demo.Inner", c.info.methods().get(3L).className());
         assertEquals("<init>", c.info.methods().get(2L).methodName());
         assertTrue(c.info.classes().containsValue("[I"), c.info.classes().toString());
+    }
+
+    @Test
+    void writingOnTheWriterThreadGivesTheSameBytesAsWritingInPlace() throws Exception {
+        for (boolean global : new boolean[] {false, true}) {
+            for (String bound : new String[] {null, "400", "40"}) {
+                ConvertOptions o = with(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
+                Path parallel = dir.resolve("parallel.mtlog");
+                Path serial = dir.resolve("serial.mtlog");
+                withProperty("minitrace.maxPendingEvents", bound, () -> convert(o, parallel));
+                withProperty("minitrace.maxPendingEvents", bound,
+                        () -> withProperty("minitrace.serialWrite", "true", () -> convert(o, serial)));
+                assertArrayEquals(Files.readAllBytes(serial), Files.readAllBytes(parallel),
+                        "global " + global + ", bound " + bound);
+            }
+        }
+    }
+
+    private interface Action {
+        void run() throws Exception;
+    }
+
+    private static void withProperty(String key, String value, Action action) throws Exception {
+        String old = System.getProperty(key);
+        if (value != null) {
+            System.setProperty(key, value);
+        }
+        try {
+            action.run();
+        } finally {
+            if (old == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, old);
+            }
+        }
     }
 
     @Test

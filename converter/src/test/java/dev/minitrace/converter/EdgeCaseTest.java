@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minitrace.converter.jfr.JfrChunks;
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,7 +20,7 @@ class EdgeCaseTest {
 
     private ConversionReport convert(Path in, Path out, boolean global) throws Exception {
         ConvertOptions o = new ConvertOptions(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
-        return new Converter(o, new RecordingFileSource()).convert(in, out, null);
+        return BothEngines.convert(o, in, out);
     }
 
     private static final int THREADS = 5;

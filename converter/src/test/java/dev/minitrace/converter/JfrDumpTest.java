@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import java.lang.management.ManagementFactory;
@@ -78,7 +77,7 @@ class JfrDumpTest {
             }
             sequences.sort(null);
             Path out = dir.resolve(f + ".mtlog");
-            ConversionReport report = new Converter(ConvertOptions.defaults(), new RecordingFileSource()).convert(jfr, out, null);
+            ConversionReport report = BothEngines.convert(ConvertOptions.defaults(), jfr, out);
             assertFalse(report.lostData(), f + ": " + report.warnings());
             MtlogContent c = MtlogContent.read(out);
             assertEquals(Oracles.recordingFile(jfr), c.traceCounts(), f);

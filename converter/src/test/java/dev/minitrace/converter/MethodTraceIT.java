@@ -3,7 +3,6 @@ package dev.minitrace.converter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +27,7 @@ class MethodTraceIT {
         for (boolean global : new boolean[] {false, true}) {
             Path out = dir.resolve("mt-" + global + ".mtlog");
             ConvertOptions o = new ConvertOptions(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
-            ConversionReport report = new Converter(o, new RecordingFileSource()).convert(jfr, out, null);
+            ConversionReport report = BothEngines.convert(o, jfr, out);
             assertEquals(3 * 5 + 2, report.methodTraceEvents(), report.warnings().toString());
             MtlogContent c = MtlogContent.read(out);
             Map<Long, dev.minitrace.converter.mtlog.MtlogInfo.MethodInfo> methods = c.info.methods();

@@ -3,7 +3,6 @@ package dev.minitrace.converter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.converter.jfr.RecordingFileSource;
 import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
@@ -63,7 +62,7 @@ class VirtualThreadTest {
             rec.dump(jfr);
         }
         Path out = dir.resolve("virtual.mtlog");
-        new Converter(ConvertOptions.defaults(), new RecordingFileSource()).convert(jfr, out, null);
+        BothEngines.convert(ConvertOptions.defaults(), jfr, out);
         MtlogContent c = MtlogContent.read(out);
         Set<String> names = new HashSet<>();
         for (int t = 0; t < threads; t++) {

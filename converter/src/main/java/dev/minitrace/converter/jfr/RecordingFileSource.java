@@ -89,9 +89,14 @@ public final class RecordingFileSource implements RecordingSource {
         return baseNanos + (long) ((e.getLong("startTime") - baseTicks) / ticksPerNano);
     }
 
-    /** The event's duration in ns, as RecordingFile computes it. */
+    /**
+     * The event's duration in ns as {@code RecordedEvent.getDuration()} computes it: the converted
+     * end minus the converted start (which can differ by 1 ns from converting the tick span alone).
+     */
     private long duration(RecordedEvent e) {
-        return (long) (e.getLong("duration") / ticksPerNano);
+        long startTicks = e.getLong("startTime");
+        long end = baseNanos + (long) ((startTicks + e.getLong("duration") - baseTicks) / ticksPerNano);
+        return end - start(e);
     }
 
     private void readChunk(Path chunkFile, RecordingSink sink) throws IOException {

@@ -18,6 +18,46 @@ public final class IndexSort {
         return true;
     }
 
+    /**
+     * The indices {@code 0..n-1} ordered by {@code key} ascending, as {@link #byKey}, in linear time
+     * when the keys are distinct and dense (a thread's sequence numbers: consecutive integers,
+     * a few missing, arriving in runs out of order): each index is placed at its key's offset from
+     * the smallest key. Falls back to the stable merge sort for repeated or sparse keys; with
+     * distinct keys both orders are the same.
+     */
+    public static int[] byDenseKey(long[] key, int n) {
+        if (n == 0) {
+            return new int[0];
+        }
+        long min = key[0];
+        long max = key[0];
+        for (int i = 1; i < n; i++) {
+            long k = key[i];
+            min = Math.min(min, k);
+            max = Math.max(max, k);
+        }
+        long range = max - min + 1;
+        if (range <= 0 || range > 2L * n + 1024) {
+            return byKey(key, n);
+        }
+        int[] at = new int[(int) range]; // index + 1 of the key's event, 0 where no event has the key
+        for (int i = 0; i < n; i++) {
+            int k = (int) (key[i] - min);
+            if (at[k] != 0) {
+                return byKey(key, n); // a repeated key: keep the stable order of the general sort
+            }
+            at[k] = i + 1;
+        }
+        int[] order = new int[n];
+        int m = 0;
+        for (int k = 0; k < at.length; k++) {
+            if (at[k] != 0) {
+                order[m++] = at[k] - 1;
+            }
+        }
+        return order;
+    }
+
     /** The indices {@code 0..n-1} ordered by {@code key} ascending, stable (equal keys keep their index order). */
     public static int[] byKey(long[] key, int n) {
         int[] a = new int[n];

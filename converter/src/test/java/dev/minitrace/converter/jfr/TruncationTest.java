@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.converter.BothEngines;
 import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.Converter;
@@ -54,14 +55,14 @@ class TruncationTest {
             Path out = dir.resolve("cut.mtlog");
             Files.deleteIfExists(out);
             long complete = ends.stream().filter(e -> e <= cut).mapToLong(Long::longValue).max().orElse(0);
-            Converter converter = new Converter(ConvertOptions.defaults(), new RecordingFileSource());
+            Converter converter = new Converter(ConvertOptions.defaults(), new FastRecordingSource());
             if (complete == 0) {
                 JfrInputException e = assertThrows(JfrInputException.class, () -> converter.convert(in, out, null), "cut " + cut);
                 assertTrue(e.getMessage().contains("not a JFR") || e.getMessage().contains("truncated"), e.getMessage());
                 assertTrue(Files.notExists(out), "nothing written for cut " + cut);
                 continue;
             }
-            ConversionReport report = converter.convert(in, out, null);
+            ConversionReport report = BothEngines.convert(ConvertOptions.defaults(), in, out);
             assertEquals(complete != cut, report.lostData(), "cut " + cut + ": " + report.warnings());
             if (complete != cut) {
                 assertTrue(report.warnings().get(0).contains("the last " + (cut - complete) + " bytes lost"), report.warnings().get(0));

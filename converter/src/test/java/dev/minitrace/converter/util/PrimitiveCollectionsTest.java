@@ -35,6 +35,35 @@ class PrimitiveCollectionsTest {
     }
 
     @Test
+    void denseKeySortGivesTheSameOrderAsTheMergeSort() {
+        Random r = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            int n = r.nextInt(3000);
+            long[] key = new long[n];
+            long base = r.nextInt(1_000_000) - 500_000;
+            for (int i = 0; i < n; i++) {
+                key[i] = base + i + (round % 3 == 0 ? i / 7 : 0); // consecutive, or with gaps
+            }
+            // runs moved out of order, like thread buffers written late
+            for (int swaps = r.nextInt(6); swaps > 0 && n > 2; swaps--) {
+                int a = r.nextInt(n);
+                int len = Math.min(n - a, 1 + r.nextInt(200));
+                int b = r.nextInt(n - len + 1);
+                long[] run = Arrays.copyOfRange(key, a, a + len);
+                System.arraycopy(key, b, key, a, len);
+                System.arraycopy(run, 0, key, b, len);
+            }
+            if (round % 5 == 1 && n > 1) {
+                key[r.nextInt(n)] = key[r.nextInt(n)]; // a repeated key
+            }
+            if (round % 7 == 2 && n > 0) {
+                key[r.nextInt(n)] = Long.MAX_VALUE / 2; // a sparse key
+            }
+            assertArrayEquals(IndexSort.byKey(key, n), IndexSort.byDenseKey(key, n), "round " + round);
+        }
+    }
+
+    @Test
     void indexSortIsStableAndPermutes() {
         Random rnd = new Random(2);
         int n = 5000;

@@ -65,6 +65,18 @@ final class ChunkParser {
     /** Flat field plan: how many fields, which are single bytes, where each slot's value is. */
     private record FastPlan(int count, long byteMask, int[] fieldOfSlot) {
     }
+    /**
+     * Per kind, true when the chunk's metadata gives the minitrace trace event exactly the layout
+     * the agent's event classes have (start time, duration, thread, stack trace, then the kind's
+     * fields in declaration order, each a single varint or, for {@code exceptional}, a byte): such
+     * events are decoded by straight-line code ({@link #decodeTraceEvent}) instead of the plan
+     * loop. Checked against the compiled plan once per metadata, so any other layout still works.
+     */
+    private final boolean[] straight = new boolean[KINDS.length];
+    /** False to decode every event with the plan loop (tests compare both paths). */
+    boolean straightDecoding = true;
+    /** Events decoded by {@link #decodeTraceEvent}. */
+    long straightDecoded;
     private final JfrType[] typeOfKind = new JfrType[KINDS.length];
     private final long[][] slots = new long[KINDS.length][];
     private final String[][] stringSlots = new String[KINDS.length][];
@@ -176,6 +188,7 @@ final class ChunkParser {
                 fastPlans[kind.ordinal()] = fastPlan(ops[kind.ordinal()], slots[kind.ordinal()].length);
                 maxId = Math.max(maxId, t.id);
             }
+            straight[kind.ordinal()] = straightDecoding && isStraightLayout(kind.ordinal(), fastPlans[kind.ordinal()]);
             Arrays.fill(slots[kind.ordinal()], 0L);
             Arrays.fill(stringSlots[kind.ordinal()], null);
         }
@@ -226,6 +239,21 @@ final class ChunkParser {
             plan[i] = slot < 0 ? skipOp(f, i) : readOp(kind, type, f, slot, wantsString, in);
         }
         return plan;
+    }
+
+    /** The plans {@link #decodeTraceEvent} assumes: fields 0..3 = start, duration, thread, stack trace; then the kind's. */
+    private static final int[] TRACE_FIELDS_2 = {0, 1, 2, 4, 5};
+    private static final int[] TRACE_FIELDS_4 = {0, 1, 2, 4, 5, 6, 7};
+
+    private static boolean isStraightLayout(int kind, FastPlan p) {
+        if (p == null || kind > 4) {
+            return false;
+        }
+        if (kind == 0) {
+            return p.count == 6 && p.byteMask == 0 && Arrays.equals(p.fieldOfSlot, TRACE_FIELDS_2);
+        }
+        long mask = kind == 1 ? 1L << 6 : 0; // MethodExit.exceptional is a boolean: one byte
+        return p.count == 8 && p.byteMask == mask && Arrays.equals(p.fieldOfSlot, TRACE_FIELDS_4);
     }
 
     private static FastPlan fastPlan(int[] plan, int slotCount) {
@@ -383,7 +411,9 @@ final class ChunkParser {
             }
             if (kind >= 0) {
                 FastPlan plan = fastPlans[kind];
-                if (plan == null) {
+                if (straight[kind]) {
+                    decodeTraceEvent(in, kind, b, p, end, pos, sink);
+                } else if (plan == null) {
                     in.pos = p;
                     decode(in, kind, end, pos, sink);
                 } else {
@@ -407,6 +437,98 @@ final class ChunkParser {
                 delivered++;
             }
             pos = end;
+        }
+    }
+
+    /**
+     * Decodes a minitrace trace event of the layout {@link #isStraightLayout} checked, with one
+     * local per field and no plan: the values go straight to the sink. Each field is a varint
+     * (one byte taken directly, longer ones by {@link ChunkInput#varint}), except MethodExit's
+     * {@code exceptional}, a byte.
+     */
+    private void decodeTraceEvent(ChunkInput in, int kind, byte[] b, int p, int end, int pos, JfrEventSink sink)
+            throws JfrFormatException {
+        long start;
+        long thread;
+        long a;
+        long c;
+        long d = 0;
+        long e = 0;
+        byte x = b[p];
+        if (x >= 0) {
+            start = x;
+            p++;
+        } else {
+            start = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        x = b[p]; // duration: not used for trace events
+        p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
+        x = b[p];
+        if (x >= 0) {
+            thread = x;
+            p++;
+        } else {
+            thread = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        x = b[p]; // stack trace: not used
+        p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
+        x = b[p];
+        if (x >= 0) {
+            a = x;
+            p++;
+        } else {
+            a = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        x = b[p];
+        if (x >= 0) {
+            c = x;
+            p++;
+        } else {
+            c = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        if (kind != 0) {
+            x = b[p];
+            if (kind == 1) {
+                d = x; // exceptional
+                p++;
+            } else if (x >= 0) {
+                d = x;
+                p++;
+            } else {
+                d = ChunkInput.varint(b, p);
+                p += ChunkInput.varintLength(b, p);
+            }
+            x = b[p];
+            if (x >= 0) {
+                e = x;
+                p++;
+            } else {
+                e = ChunkInput.varint(b, p);
+                p += ChunkInput.varintLength(b, p);
+            }
+        }
+        if (p > end) {
+            throw overrun(in, kind, pos, p - end);
+        }
+        long t = toNanos(start);
+        straightDecoded++;
+        try {
+            // the same casts as deliverFastUnchecked
+            switch (kind) {
+                case 0 -> sink.onMethodEntry(thread, t, (int) a, c);
+                case 1 -> sink.onMethodExit(thread, t, (int) a, (int) c, d != 0, e);
+                case 2 -> sink.onLockAcquire(thread, t, a, (int) c, (int) d, e);
+                case 3 -> sink.onLockRelease(thread, t, a, (int) c, (int) d, e);
+                default -> sink.onObjectAlloc(thread, t, a, (int) c, (int) d, e);
+            }
+        } catch (SinkFailure f) {
+            throw f;
+        } catch (RuntimeException f) {
+            throw new SinkFailure(f);
         }
     }
 

@@ -78,6 +78,16 @@ final class ChunkSource {
         return h;
     }
 
+    /**
+     * Reads and parses the header of the chunk at {@code offset} (whose completeness the caller
+     * has already established), without moving the walk of {@link #nextHeader()}.
+     */
+    ChunkHeader headerAt(long offset, int chunkIndex) throws IOException {
+        byte[] b = new byte[ChunkHeader.SIZE];
+        readFully(ByteBuffer.wrap(b), offset, chunkIndex);
+        return ChunkHeader.parse(b, 0, chunkIndex, offset);
+    }
+
     private boolean startsWithMagic(int n) {
         byte[] magic = {'F', 'L', 'R', 0};
         for (int i = 0; i < Math.min(n, 4); i++) {

@@ -40,6 +40,17 @@ public final class JfrReader {
         return this;
     }
 
+    /** Turns the straight-line decoding of minitrace trace events off (tests compare it with the plan loop). */
+    JfrReader straightDecoding(boolean on) {
+        parser.straightDecoding = on;
+        return this;
+    }
+
+    /** Events decoded so far by the straight-line path. */
+    long straightDecoded() {
+        return parser.straightDecoded;
+    }
+
     /** Selects how ticks become nanoseconds; {@link TimeBase#FIRST_CHUNK} (like the JDK) by default. */
     public JfrReader timeBase(TimeBase base) {
         this.timeBase = base;

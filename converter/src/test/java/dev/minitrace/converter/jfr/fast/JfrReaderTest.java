@@ -56,6 +56,21 @@ class JfrReaderTest {
     }
 
     @Test
+    void straightLineAndPlanLoopDecodeTheSameEvents() throws Exception {
+        for (Path file : List.of(multiChunk, concatenated)) {
+            CanonicalEvents.Sink straight = new CanonicalEvents.Sink();
+            JfrReader reader = new JfrReader();
+            reader.read(file, straight);
+            assertTrue(reader.straightDecoded() > 1000, "the agent's layout takes the straight-line path: " + reader.straightDecoded());
+            CanonicalEvents.Sink planned = new CanonicalEvents.Sink();
+            JfrReader planReader = new JfrReader().straightDecoding(false);
+            planReader.read(file, planned);
+            assertEquals(0, planReader.straightDecoded());
+            assertSameLines(planned.lines, straight.lines);
+        }
+    }
+
+    @Test
     void multiChunkRecordingDecodesExactlyAsRecordingFile() throws Exception {
         CanonicalEvents.Sink sink = readFast(multiChunk);
         assertSameLines(CanonicalEvents.fromRecordingFile(multiChunk), sink.lines);
