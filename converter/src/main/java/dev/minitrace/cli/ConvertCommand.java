@@ -1,13 +1,213 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.converter.ConversionReport;
+import dev.minitrace.converter.ConvertOptions;
+import dev.minitrace.converter.Converter;
+import dev.minitrace.converter.FragmentPolicy;
+import dev.minitrace.converter.TimeBound;
+import dev.minitrace.converter.jfr.Engines;
+import dev.minitrace.converter.jfr.JfrInputException;
+import dev.minitrace.converter.jfr.RecordingSource;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code mt convert}: not implemented yet (placeholder so the command line compiles). */
-@Command(name = "convert", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/** {@code mt convert IN.jfr OUT.mtlog}: converts a JFR recording to MiniTracing's {@code .mtlog}. */
+@Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Converts a JFR recording to MiniTracing's fragmented binary log (.mtlog).",
+            "OUT is written to a temporary file next to it and renamed when complete; an existing OUT is replaced."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:converted (warnings, e.g. no minitrace events, go to stderr)",
+            "1:failed: IN is not a JFR recording, is empty, unreadable, or OUT cannot be written",
+            "2:bad command line (unknown option, bad value, OUT is IN)",
+            "3:IN was truncated or lost data; every complete chunk was converted and OUT written",
+        })
 public final class ConvertCommand implements Callable<Integer> {
+    /** Inputs larger than this show a progress bar on a terminal. */
+    private static final long PROGRESS_THRESHOLD = 64L << 20;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "IN.jfr", description = "The JFR recording.")
+    Path in;
+
+    @Parameters(index = "1", paramLabel = "OUT.mtlog", description = "The log to write.")
+    Path out;
+
+    @Option(names = "--layout", paramLabel = "thread|global", defaultValue = "thread",
+            description = "thread: one stream per thread, aux = bytecode index (default); global: one stream, aux = thread id.")
+    String layout;
+
+    @Option(names = "--fragments", paramLabel = "moving|all|none", defaultValue = "moving",
+            description = "Which GCs start a fragment: those that can move objects (default), every GC, or none.")
+    String fragments;
+
+    @Option(names = "--from", paramLabel = "TIME",
+            description = "Start of the time window: an ISO instant (2026-01-02T03:04:05Z) or a duration after the recording's start (5s, 250ms, PT1M).")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "End of the time window (exclusive), as --from.")
+    String to;
+
+    @Option(names = "--threads", paramLabel = "NAME|ID", split = ",",
+            description = "Only these threads: names, JFR thread ids or Java thread ids, comma-separated.")
+    List<String> threads;
+
+    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc",
+            description = "The record kinds to write, a subset of method,lock,alloc,gc (default: all).")
+    String events;
+
+    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
+    String engine;
+
     @Override
     public Integer call() {
-        throw new CliException("'convert' is not implemented yet");
+        PrintWriter err = spec.commandLine().getErr();
+        ConvertOptions options = options();
+        RecordingSource source;
+        try {
+            source = Engines.byName(engine);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage(), ExitCodes.USAGE);
+        }
+        checkPaths();
+        ConversionReport report;
+        try (Progress progress = Progress.forInput(in)) {
+            report = new Converter(options, source).convert(in, out, progress);
+        } catch (JfrInputException e) {
+            throw new CliException(in + ": " + e.getMessage(), ExitCodes.FAILED);
+        } catch (AccessDeniedException e) {
+            throw new CliException("cannot write " + out + ": permission denied", ExitCodes.FAILED);
+        } catch (NoSuchFileException e) {
+            throw new CliException("cannot write " + out + ": no such file or directory " + e.getFile(), ExitCodes.FAILED);
+        } catch (FileSystemException e) {
+            throw new CliException("cannot convert " + in + " to " + out + ": " + e.getMessage(), ExitCodes.FAILED);
+        } catch (IOException e) {
+            throw new CliException("cannot convert " + in + ": " + e.getMessage(), ExitCodes.FAILED);
+        }
+        for (String w : report.warnings()) {
+            err.println("convert: warning: " + w);
+        }
+        spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%n", out, report.records(),
+                report.threads(), report.gcs(), report.chunks());
+        spec.commandLine().getOut().flush();
+        err.flush();
+        return report.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;
+    }
+
+    private ConvertOptions options() {
+        try {
+            boolean global = switch (layout) {
+                case "thread" -> false;
+                case "global" -> true;
+                default -> throw new IllegalArgumentException("unknown layout '" + layout + "' (expected thread or global)");
+            };
+            Set<String> wanted = threads == null ? null : new LinkedHashSet<>();
+            if (threads != null) {
+                for (String t : threads) {
+                    wanted.add(t.trim());
+                }
+            }
+            return new ConvertOptions(global, FragmentPolicy.parse(fragments), from == null ? null : TimeBound.parse(from),
+                    to == null ? null : TimeBound.parse(to), wanted, ConvertOptions.parseEvents(events));
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
+
+    private void checkPaths() {
+        if (!Files.exists(in)) {
+            throw new CliException(in + ": no such file", ExitCodes.FAILED);
+        }
+        if (Files.isDirectory(in)) {
+            throw new CliException(in + ": is a directory, not a JFR recording", ExitCodes.FAILED);
+        }
+        if (Files.isDirectory(out)) {
+            throw new CliException("cannot write " + out + ": is a directory", ExitCodes.FAILED);
+        }
+        try {
+            if (Files.exists(out) && Files.isSameFile(in, out)) {
+                throw new CliException("OUT is the same file as IN (" + out + "); refusing to overwrite the recording", ExitCodes.USAGE);
+            }
+        } catch (IOException e) {
+            throw new CliException("cannot check " + out + ": " + e.getMessage(), ExitCodes.FAILED);
+        }
+        Path dir = out.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new CliException("cannot write " + out + ": no such directory " + dir, ExitCodes.FAILED);
+        }
+    }
+
+    /** A progress bar on the terminal for large inputs; silent otherwise. */
+    private static final class Progress implements LongConsumer, AutoCloseable {
+        private final ProgressBar bar;
+
+        private Progress(ProgressBar bar) {
+            this.bar = bar;
+        }
+
+        static Progress forInput(Path in) {
+            long size;
+            try {
+                size = Files.size(in);
+            } catch (IOException e) {
+                size = 0;
+            }
+            if (!onTerminal() || size < PROGRESS_THRESHOLD) {
+                return new Progress(null);
+            }
+            return new Progress(new ProgressBarBuilder().setTaskName("convert").setInitialMax(size >> 20)
+                    .setUnit(" MB", 1).build());
+        }
+
+        /**
+         * True when the command runs on a terminal. JDK 22 to 24 return a console also when the
+         * streams are redirected; {@code Console.isTerminal()} (JDK 22+) tells them apart.
+         */
+        private static boolean onTerminal() {
+            java.io.Console c = System.console();
+            if (c == null) {
+                return false;
+            }
+            try {
+                return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+            } catch (NoSuchMethodException e) {
+                return true; // JDK 17-21: a console exists only on a terminal
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public void accept(long bytesDone) {
+            if (bar != null) {
+                bar.stepTo(bytesDone >> 20);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (bar != null) {
+                bar.close();
+            }
+        }
     }
 }

@@ -1,13 +1,104 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.converter.ConversionReport;
+import dev.minitrace.converter.ConvertOptions;
+import dev.minitrace.converter.Converter;
+import dev.minitrace.converter.MtlogSummary;
+import dev.minitrace.converter.jfr.Engines;
+import dev.minitrace.converter.jfr.JfrInputException;
+import dev.minitrace.converter.jfr.RecordingSource;
+import dev.minitrace.converter.mtlog.MtlogReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code mt summary}: not implemented yet (placeholder so the command line compiles). */
-@Command(name = "summary", mixinStandardHelpOptions = true, description = "Not implemented yet.")
+/**
+ * {@code mt summary FILE}: counts per record type, thread and fragment, and the top methods,
+ * allocated classes and monitors, of an {@code .mtlog} or (converted on the fly with the default
+ * options) a {@code .jfr}. The kind of file is told by its first bytes, not its name.
+ */
+@Command(name = "summary", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Summarizes an .mtlog file or a .jfr recording: counts per record type, thread and fragment; top methods, allocated classes and monitors."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:summarized", "1:not a readable .mtlog or JFR file", "2:bad command line",
+            "3:the input is truncated or lost data; what was complete is summarized"})
 public final class SummaryCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE")
+    Path file;
+
+    @Option(names = "--top", defaultValue = "10", description = "How many top methods, classes and monitors to list (default 10).")
+    int top;
+
+    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT,
+            description = "The JFR reading engine (for a .jfr).")
+    String engine;
+
     @Override
     public Integer call() {
-        throw new CliException("'summary' is not implemented yet");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            if (isJfr(file)) {
+                RecordingSource source;
+                try {
+                    source = Engines.byName(engine);
+                } catch (IllegalArgumentException e) {
+                    throw new CliException(e.getMessage(), ExitCodes.USAGE);
+                }
+                Path dir = Files.createTempDirectory("minitrace-summary-");
+                Path log = dir.resolve("summary.mtlog");
+                try {
+                    ConversionReport report = new Converter(ConvertOptions.defaults(), source)
+                            .convert(file, log, null);
+                    for (String w : report.warnings()) {
+                        err.println("summary: warning: " + w);
+                    }
+                    int status = summarize(log, out, err);
+                    return report.lostData() ? ExitCodes.PARTIAL : status;
+                } finally {
+                    Files.deleteIfExists(log);
+                    Files.deleteIfExists(dir);
+                }
+            }
+            return summarize(file, out, err);
+        } catch (NoSuchFileException e) {
+            throw new CliException(file + ": no such file");
+        } catch (JfrInputException e) {
+            throw new CliException(file + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw new CliException(file + ": " + e.getMessage());
+        } finally {
+            err.flush();
+        }
+    }
+
+    private int summarize(Path log, PrintWriter out, PrintWriter err) throws IOException {
+        try (MtlogReader r = MtlogReader.open(log)) {
+            MtlogSummary.of(r).print(out, top);
+            if (r.truncated()) {
+                err.println("summary: warning: " + file + " is truncated: " + r.truncation());
+                return ExitCodes.PARTIAL;
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static boolean isJfr(Path f) throws IOException {
+        try (InputStream in = Files.newInputStream(f)) {
+            byte[] b = in.readNBytes(4);
+            return b.length == 4 && b[0] == 'F' && b[1] == 'L' && b[2] == 'R' && b[3] == 0;
+        }
     }
 }

@@ -49,15 +49,29 @@ public final class RecordingGenerator {
             r.start();
             Thread[] workers = new Thread[threads];
             long[] counts = new long[threads];
+            // Workers stay alive until the recording stopped: JFR leaves the constant of a thread that
+            // ended out of the chunk that follows, so its last events would have no thread.
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(threads);
+            java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
             for (int t = 0; t < threads; t++) {
                 final int id = t;
-                workers[t] = new Thread(() -> counts[id] = work(id, treesPerThread), "worker-" + t);
+                workers[t] = new Thread(() -> {
+                    counts[id] = work(id, treesPerThread);
+                    done.countDown();
+                    try {
+                        stopped.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "worker-" + t);
                 workers[t].start();
             }
+            done.await();
+            r.stop();
+            stopped.countDown();
             for (Thread w : workers) {
                 w.join();
             }
-            r.stop();
             long sum = 0;
             for (long c : counts) {
                 sum += c;
@@ -78,12 +92,30 @@ public final class RecordingGenerator {
         }
     }
 
+    /**
+     * Four threads committing flat out on a 2-core machine starve JFR's recorder thread, which
+     * then discards full buffers (several percent of the events, without a jdk.DataLoss event):
+     * each worker pauses briefly now and then so the recorder can keep up.
+     */
+    private static final long PAUSE_EVERY_TREES = 100;
+
+    private static void pause() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static long work(int thread, long trees) {
         long seq = 0;
         int hash = thread * 1_000_003;
         for (long t = 0; t < trees; t++) {
             if (thread == 0 && t % 200_000 == 199_999) {
                 System.gc();
+            }
+            if (t % PAUSE_EVERY_TREES == PAUSE_EVERY_TREES - 1) {
+                pause();
             }
             for (int level = 1; level <= DEPTH; level++) {
                 MethodEntryEvent e = new MethodEntryEvent();

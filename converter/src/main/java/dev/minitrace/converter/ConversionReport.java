@@ -1,0 +1,67 @@
+package dev.minitrace.converter;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The outcome of a conversion: what was written, and every problem found in the input as a
+ * one-line warning. {@link #lostData()} is true when the input was truncated or lost events,
+ * which the command line reports with exit status 3.
+ */
+public final class ConversionReport {
+    long[] countByType = new long[0];
+    long records;
+    int chunks;
+    int threads;
+    long minitraceEvents;
+    long methodTraceEvents;
+    int gcs;
+    boolean lostData;
+    final List<String> warnings = new ArrayList<>();
+
+    /** Records written per record type (index = type). */
+    public long[] countByType() {
+        return countByType.clone();
+    }
+
+    /** Records written in total ({@code recordCount}). */
+    public long records() {
+        return records;
+    }
+
+    /** Complete chunks read. */
+    public int chunks() {
+        return chunks;
+    }
+
+    /** Threads written to the INFO table. */
+    public int threads() {
+        return threads;
+    }
+
+    /** {@code minitrace.*} trace events read (selected threads). */
+    public long minitraceEvents() {
+        return minitraceEvents;
+    }
+
+    /** {@code jdk.MethodTrace} events read (selected threads). */
+    public long methodTraceEvents() {
+        return methodTraceEvents;
+    }
+
+    /** GCs in the recording. */
+    public int gcs() {
+        return gcs;
+    }
+
+    /** True when the input was truncated or lost data. */
+    public boolean lostData() {
+        return lostData;
+    }
+
+    /** One-line warnings, in the order found. */
+    public List<String> warnings() {
+        return Collections.unmodifiableList(warnings);
+    }
+}

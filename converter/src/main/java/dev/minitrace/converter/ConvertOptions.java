@@ -1,0 +1,42 @@
+package dev.minitrace.converter;
+
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What to convert and how.
+ *
+ * @param globalLayout true for the global logger layout, false for one stream per thread
+ * @param fragments    which GCs start a fragment
+ * @param from         start of the time window (inclusive), or null for the recording's start
+ * @param to           end of the time window (exclusive), or null for the recording's end
+ * @param threads      thread names or ids (JFR thread id or Java thread id) to keep, or null for all
+ * @param typeMask     bit {@code 1 << type} set for every record type to write
+ */
+public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, TimeBound from, TimeBound to,
+        Set<String> threads, int typeMask) {
+    /** Every base record type. */
+    public static final int ALL_TYPES = 0b111_1110;
+
+    /** The defaults: thread layout, moving fragments, everything. */
+    public static ConvertOptions defaults() {
+        return new ConvertOptions(false, FragmentPolicy.MOVING, null, null, null, ALL_TYPES);
+    }
+
+    /** The type mask of a comma-separated subset of {@code method,lock,alloc,gc}. */
+    public static int parseEvents(String list) {
+        int mask = 0;
+        for (String s : list.split(",")) {
+            switch (s.trim().toLowerCase(Locale.ROOT)) {
+                case "method" -> mask |= 1 << MtlogFormat.METHOD_ENTRY | 1 << MtlogFormat.METHOD_EXIT;
+                case "lock" -> mask |= 1 << MtlogFormat.LOCK_ACQUIRE | 1 << MtlogFormat.LOCK_RELEASE;
+                case "alloc" -> mask |= 1 << MtlogFormat.OBJECT_ALLOC;
+                case "gc" -> mask |= 1 << MtlogFormat.GC_TIMESTAMP;
+                default -> throw new IllegalArgumentException("unknown event kind '" + s.trim()
+                        + "' (expected a comma-separated subset of method,lock,alloc,gc)");
+            }
+        }
+        return mask;
+    }
+}

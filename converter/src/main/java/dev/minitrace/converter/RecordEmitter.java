@@ -1,0 +1,108 @@
+package dev.minitrace.converter;
+
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.converter.mtlog.MtlogWriter;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Writes batches of per-thread records (each already in its thread's order) to the
+ * {@link MtlogWriter}, applying the time window and the record-type selection and placing
+ * GC_TIMESTAMP records. A layout decides which stream each record goes to and how threads
+ * interleave; the fragment rule is shared: a stream gets a GC_TIMESTAMP for each fragment point
+ * {@code p} with {@code cursor < p <= t}, written just before a record of time {@code t}, where
+ * {@code cursor} is the latest timestamp the stream has written, and only once the stream has a
+ * record (the first fragment has no GC_TIMESTAMP before it).
+ */
+abstract class RecordEmitter {
+    final MtlogWriter writer;
+    final GcTable gcs;
+    final long from;
+    final long to;
+    final int typeMask;
+    final long[] countByType = new long[MtlogFormat.MAX_BASE_TYPE + 1];
+    /**
+     * One-entry cache of the fragment point search: {@code cacheIndex} is the first point after
+     * {@code cacheCursor} in {@code cachePoints}. Streams are written a batch at a time, so it
+     * saves a binary search per record.
+     */
+    private long[] cachePoints;
+    /** Fragment points (times, ascending, and their GC ids) known when the current batch was handed over. */
+    private long[] pointTime = new long[0];
+    private long[] pointGc = new long[0];
+    private long cacheCursor;
+    private int cacheIndex;
+
+    RecordEmitter(MtlogWriter writer, GcTable gcs, long from, long to, int typeMask) {
+        this.writer = writer;
+        this.gcs = gcs;
+        this.from = from;
+        this.to = to;
+        this.typeMask = typeMask;
+    }
+
+    /**
+     * Sets the fragment points for the next batches: a snapshot of the {@link GcTable}'s, taken
+     * when the batch is handed over, since the table keeps growing while a batch is written on
+     * another thread. The arrays are not modified afterwards.
+     */
+    final void points(long[] times, long[] gcIds) {
+        pointTime = times;
+        pointGc = gcIds;
+    }
+
+    /** Writes the batches; {@code batches[i]} belongs to {@code threads[i]}; threads are in ascending key order. */
+    abstract void emit(ThreadState[] threads, EventBuffer[] batches, int n) throws IOException;
+
+    /** True when the record at {@code i} of {@code b} passes the window and the type selection. */
+    final boolean selected(EventBuffer b, int i) {
+        long t = b.time[i];
+        return t >= from && t < to && (typeMask & (1 << b.type[i])) != 0;
+    }
+
+    /**
+     * Writes the GC_TIMESTAMP records a stream needs before a record of time {@code t}; returns
+     * the new cursor. {@code started} says whether the stream already has a record.
+     */
+    final long fragmentsBefore(int streamId, boolean started, long cursor, long t) throws IOException {
+        if (!started) {
+            return t;
+        }
+        if (t <= cursor) {
+            return cursor;
+        }
+        long[] pt = pointTime;
+        if (pt.length > 0 && pt[pt.length - 1] > cursor) {
+            int i;
+            if (pt == cachePoints && cursor >= cacheCursor && (cacheIndex == pt.length || pt[cacheIndex] > cursor)) {
+                i = cacheIndex;
+            } else {
+                i = Arrays.binarySearch(pt, cursor);
+                if (i < 0) {
+                    i = -i - 1;
+                }
+                while (i < pt.length && pt[i] <= cursor) {
+                    i++;
+                }
+                cachePoints = pt;
+                cacheCursor = cursor;
+                cacheIndex = i;
+            }
+            if (i == pt.length || pt[i] > t) {
+                return t;
+            }
+            long[] ids = pointGc;
+            for (; i < pt.length && pt[i] <= t; i++) {
+                writer.record(streamId, MtlogFormat.GC_TIMESTAMP, pt[i], (int) ids[i]);
+                countByType[MtlogFormat.GC_TIMESTAMP]++;
+            }
+        }
+        return t;
+    }
+
+    /** Writes one data record and counts it. */
+    final void write(int streamId, int type, long value, int aux) throws IOException {
+        writer.record(streamId, type, value, aux);
+        countByType[type]++;
+    }
+}

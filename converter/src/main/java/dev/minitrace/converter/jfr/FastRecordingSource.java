@@ -1,0 +1,210 @@
+package dev.minitrace.converter.jfr;
+
+import dev.minitrace.converter.jfr.fast.ChunkConstants;
+import dev.minitrace.converter.jfr.fast.ChunkHeader;
+import dev.minitrace.converter.jfr.fast.JfrChunkReader;
+import dev.minitrace.converter.jfr.fast.JfrEventKind;
+import dev.minitrace.converter.jfr.fast.JfrEventSink;
+import dev.minitrace.converter.jfr.fast.JfrFormatException;
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.converter.util.LongIntMap;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * The default engine: MiniTrace's own chunk parser ({@link dev.minitrace.converter.jfr.fast}),
+ * which decodes only the event types the converter needs and skips the others by their size.
+ * It delivers exactly what {@link RecordingFileSource} delivers (same keys, same times, threads
+ * and classes declared at their first use in each chunk), so conversion results do not depend on
+ * the engine; the tests compare both engines' outputs byte for byte. A chunk that fails to parse
+ * is lost and reported; the following chunks are still read.
+ */
+public final class FastRecordingSource implements RecordingSource {
+    private static final EnumSet<JfrEventKind> KINDS = EnumSet.of(JfrEventKind.METHOD_ENTRY, JfrEventKind.METHOD_EXIT,
+            JfrEventKind.LOCK_ACQUIRE, JfrEventKind.LOCK_RELEASE, JfrEventKind.OBJECT_ALLOC,
+            JfrEventKind.METHOD_DEFINITION, JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE,
+            JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE);
+
+    @Override
+    public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink) throws IOException {
+        List<ChunkFailure> failures = new ArrayList<>();
+        if (chunks.chunks().isEmpty()) {
+            return failures;
+        }
+        Adapter adapter = new Adapter(sink);
+        try (JfrChunkReader reader = new JfrChunkReader(chunks.file(), KINDS)) {
+            for (JfrChunk chunk : chunks.chunks()) {
+                sink.chunkBegin(chunk);
+                adapter.startChunk();
+                try {
+                    reader.readChunk(chunk.index(), chunk.offset(), adapter);
+                } catch (JfrFormatException e) {
+                    // A corrupt chunk is lost, the others are not (as with RecordingFile).
+                    failures.add(new ChunkFailure(chunk, e.getMessage()));
+                }
+                sink.chunkEnd(chunk, chunk.offset() + chunk.size());
+            }
+        }
+        return failures;
+    }
+
+    /**
+     * Turns the fast reader's constant-pool references into the {@link RecordingSink}'s keys and
+     * declarations. Per chunk, a thread or class is declared once, at its first use; the checks
+     * cost an array read (threads) or a compare with the last class (classes) per event.
+     */
+    private static final class Adapter implements JfrEventSink {
+        private static final int SMALL = 1 << 16;
+        private final RecordingSink sink;
+        private ChunkConstants constants;
+        /** Per small thread ref, the chunk stamp in which it was declared. */
+        private int[] threadStamp = new int[256];
+        private final LongIntMap largeThreads = new LongIntMap(16);
+        private final LongIntMap classes = new LongIntMap(256);
+        private final LongIntMap methods = new LongIntMap(64);
+        private int stamp;
+        private long lastThreadRef = Long.MIN_VALUE;
+        private long lastClassRef = Long.MIN_VALUE;
+        private long lastClassKey;
+
+        Adapter(RecordingSink sink) {
+            this.sink = sink;
+        }
+
+        void startChunk() {
+            stamp++;
+            lastThreadRef = Long.MIN_VALUE;
+            lastClassRef = Long.MIN_VALUE;
+        }
+
+        @Override
+        public void onChunkStart(ChunkHeader header, ChunkConstants chunkConstants) {
+            this.constants = chunkConstants;
+        }
+
+        /** The thread key of {@code ref}, declaring the thread at its first use in the chunk; -1 for none. */
+        private long thread(long ref) {
+            if (ref == lastThreadRef) {
+                return ref;
+            }
+            if (ref == 0 || !constants.hasThread(ref)) {
+                return -1;
+            }
+            boolean fresh;
+            if (ref > 0 && ref < SMALL) {
+                int r = (int) ref;
+                if (r >= threadStamp.length) {
+                    threadStamp = Arrays.copyOf(threadStamp, Math.min(SMALL, Math.max(r + 1, threadStamp.length * 2)));
+                }
+                fresh = threadStamp[r] != stamp;
+                threadStamp[r] = stamp;
+            } else {
+                fresh = largeThreads.get(ref) != stamp;
+                largeThreads.put(ref, stamp);
+            }
+            if (fresh) {
+                String javaName = constants.threadJavaName(ref);
+                String name = javaName != null ? javaName : constants.threadOsName(ref);
+                sink.thread(ref, constants.threadJavaId(ref), name == null ? "" : name, constants.threadVirtual(ref));
+            }
+            lastThreadRef = ref;
+            return ref;
+        }
+
+        private long classKey(long ref) {
+            if (ref == lastClassRef) {
+                return lastClassKey;
+            }
+            long key = -1;
+            if (ref != 0 && classes.get(ref) == stamp) {
+                key = ref; // declared in this chunk already
+            } else {
+                String name = ref == 0 ? null : constants.className(ref);
+                if (name != null) {
+                    key = ref;
+                    classes.put(ref, stamp);
+                    sink.classDefinition(ref, RecordingFileSource.binaryName(name));
+                }
+            }
+            lastClassRef = ref;
+            lastClassKey = key;
+            return key;
+        }
+
+        @Override
+        public void onMethodEntry(long threadRef, long startNanos, int methodId, long sequence) {
+            sink.methodEvent(MtlogFormat.METHOD_ENTRY, thread(threadRef), sequence, startNanos, methodId, 0);
+        }
+
+        @Override
+        public void onMethodExit(long threadRef, long startNanos, int methodId, int bytecodeIndex, boolean exceptional,
+                long sequence) {
+            sink.methodEvent(MtlogFormat.METHOD_EXIT, thread(threadRef), sequence, startNanos, methodId, bytecodeIndex);
+        }
+
+        @Override
+        public void onLockAcquire(long threadRef, long startNanos, long classRef, int identityHash, int bytecodeIndex,
+                long sequence) {
+            long t = thread(threadRef);
+            sink.objectEvent(MtlogFormat.LOCK_ACQUIRE, t, sequence, startNanos, classKey(classRef), identityHash, bytecodeIndex);
+        }
+
+        @Override
+        public void onLockRelease(long threadRef, long startNanos, long classRef, int identityHash, int bytecodeIndex,
+                long sequence) {
+            long t = thread(threadRef);
+            sink.objectEvent(MtlogFormat.LOCK_RELEASE, t, sequence, startNanos, classKey(classRef), identityHash, bytecodeIndex);
+        }
+
+        @Override
+        public void onObjectAlloc(long threadRef, long startNanos, long classRef, int identityHash, int bytecodeIndex,
+                long sequence) {
+            long t = thread(threadRef);
+            sink.objectEvent(MtlogFormat.OBJECT_ALLOC, t, sequence, startNanos, classKey(classRef), identityHash, bytecodeIndex);
+        }
+
+        @Override
+        public void onMethodDefinition(long threadRef, long startNanos, int methodId, String className, String methodName,
+                String descriptor, int modifiers) {
+            sink.methodDefinition(methodId, str(className), str(methodName), str(descriptor));
+        }
+
+        @Override
+        public void onMethodTrace(long threadRef, long startNanos, long durationNanos, long methodRef) {
+            long t = thread(threadRef);
+            if (t == -1 || methodRef == 0 || !constants.hasMethod(methodRef)) {
+                return;
+            }
+            if (methods.get(methodRef) != stamp) {
+                methods.put(methodRef, stamp);
+                String cls = constants.methodClassName(methodRef);
+                sink.tracedMethod(methodRef, cls == null ? "?" : RecordingFileSource.binaryName(cls),
+                        str(constants.methodName(methodRef)), str(constants.methodDescriptor(methodRef)));
+            }
+            sink.methodTrace(t, startNanos, durationNanos, methodRef);
+        }
+
+        @Override
+        public void onGarbageCollection(long threadRef, long startNanos, long durationNanos, long gcId, String name,
+                String cause, long sumOfPausesNanos, long longestPauseNanos) {
+            sink.garbageCollection(gcId & 0xFFFFFFFFL, str(name), str(cause), startNanos, durationNanos);
+        }
+
+        @Override
+        public void onGcPhasePause(long threadRef, long startNanos, long durationNanos, long gcId, String name) {
+            sink.gcPause(gcId & 0xFFFFFFFFL, str(name), startNanos, durationNanos);
+        }
+
+        @Override
+        public void onDataLoss(long startNanos, long amount, long total) {
+            sink.dataLoss(amount);
+        }
+
+        private static String str(String s) {
+            return s == null ? "" : s;
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package dev.minitrace.converter.jfr;
+
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.events.EventNames;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * The reference engine: reads each complete chunk with {@code jdk.jfr.consumer.RecordingFile}.
+ * {@code RecordingFile} fails on a file that ends in an incomplete chunk, so each chunk is given to
+ * it on its own: a file that is one complete chunk is read in place, otherwise each chunk's bytes
+ * are copied to a temporary file first. This also gives the sink exact chunk boundaries.
+ */
+public final class RecordingFileSource implements RecordingSource {
+    private final Map<String, Long> tracedMethodKeys = new HashMap<>();
+    /**
+     * Ticks become nanoseconds with the file's first chunk, as {@code RecordingFile} does for a
+     * whole file (each chunk is read here as a file of its own, whose own base would differ).
+     */
+    private long baseNanos;
+    private long baseTicks;
+    private double ticksPerNano;
+
+    @Override
+    public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink) throws IOException {
+        List<ChunkFailure> failures = new ArrayList<>();
+        if (!chunks.chunks().isEmpty()) {
+            JfrChunk first = chunks.chunks().get(0);
+            baseNanos = first.startNanos();
+            baseTicks = first.startTicks();
+            ticksPerNano = (double) first.ticksPerSecond() / 1_000_000_000L;
+        }
+        boolean inPlace = chunks.chunks().size() == 1 && chunks.lostTail() == 0;
+        Path temp = inPlace ? null : Files.createTempFile("minitrace-chunk-", ".jfr");
+        try {
+            for (JfrChunk chunk : chunks.chunks()) {
+                Path input = chunks.file();
+                if (!inPlace) {
+                    copyRegion(chunks.file(), chunk.offset(), chunk.size(), temp);
+                    input = temp;
+                }
+                sink.chunkBegin(chunk);
+                try {
+                    readChunk(input, sink);
+                } catch (IOException | RuntimeException e) {
+                    // RecordingFile signals a corrupt chunk with an exception: the chunk is lost, the others are not.
+                    failures.add(new ChunkFailure(chunk, e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+                }
+                sink.chunkEnd(chunk, chunk.offset() + chunk.size());
+            }
+        } finally {
+            if (temp != null) {
+                Files.deleteIfExists(temp);
+            }
+        }
+        return failures;
+    }
+
+    private static void copyRegion(Path file, long offset, long size, Path to) throws IOException {
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+                FileChannel out = FileChannel.open(to, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            long done = 0;
+            while (done < size) {
+                long n = in.transferTo(offset + done, size - done, out);
+                if (n <= 0) {
+                    throw new IOException("cannot copy chunk at offset " + offset + " (" + done + " of " + size + " bytes copied)");
+                }
+                done += n;
+            }
+        }
+    }
+
+    /** The event's start, ns since the epoch, exactly as RecordingFile computes it for the whole file. */
+    private long start(RecordedEvent e) {
+        return baseNanos + (long) ((e.getLong("startTime") - baseTicks) / ticksPerNano);
+    }
+
+    /**
+     * The event's duration in ns as {@code RecordedEvent.getDuration()} computes it: the converted
+     * end minus the converted start (which can differ by 1 ns from converting the tick span alone).
+     */
+    private long duration(RecordedEvent e) {
+        long startTicks = e.getLong("startTime");
+        long end = baseNanos + (long) ((startTicks + e.getLong("duration") - baseTicks) / ticksPerNano);
+        return end - start(e);
+    }
+
+    private void readChunk(Path chunkFile, RecordingSink sink) throws IOException {
+        // RecordingFile resolves each constant once per chunk, so identity maps avoid re-declaring.
+        Map<RecordedThread, Long> threads = new IdentityHashMap<>();
+        Map<RecordedClass, Boolean> classes = new IdentityHashMap<>();
+        Map<RecordedMethod, Long> methods = new IdentityHashMap<>();
+        try (RecordingFile rf = new RecordingFile(chunkFile)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                String name = e.getEventType().getName();
+                switch (name) {
+                    case EventNames.METHOD_ENTRY -> sink.methodEvent(MtlogFormat.METHOD_ENTRY, thread(e, threads, sink),
+                            e.getLong("sequence"), start(e), e.getInt("methodId"), 0);
+                    case EventNames.METHOD_EXIT -> sink.methodEvent(MtlogFormat.METHOD_EXIT, thread(e, threads, sink),
+                            e.getLong("sequence"), start(e), e.getInt("methodId"), e.getInt("bytecodeIndex"));
+                    case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
+                    case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
+                    case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
+                    case EventNames.METHOD_DEFINITION -> sink.methodDefinition(e.getInt("methodId"),
+                            str(e.getString("className")), str(e.getString("methodName")), str(e.getString("descriptor")));
+                    case "jdk.MethodTrace" -> {
+                        long t = thread(e, threads, sink);
+                        RecordedMethod m = e.getValue("method");
+                        if (t != -1 && m != null) {
+                            Long key = methods.get(m);
+                            if (key == null) {
+                                String cls = m.getType() == null ? "?" : binaryName(m.getType().getName());
+                                String mn = str(m.getName());
+                                String desc = str(m.getDescriptor());
+                                key = tracedMethodKeys.computeIfAbsent(cls + ' ' + mn + ' ' + desc, k -> (long) tracedMethodKeys.size());
+                                methods.put(m, key);
+                                sink.tracedMethod(key, cls, mn, desc);
+                            }
+                            sink.methodTrace(t, start(e), duration(e), key);
+                        }
+                    }
+                    case "jdk.GarbageCollection" -> sink.garbageCollection(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")),
+                            str(e.getString("cause")), start(e), duration(e));
+                    case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")), start(e),
+                            duration(e));
+                    case "jdk.DataLoss" -> sink.dataLoss(e.getLong("amount"));
+                    default -> {
+                        // every other event type is of no use to the converter
+                    }
+                }
+            }
+        }
+    }
+
+    private void objectEvent(int type, String classField, RecordedEvent e, Map<RecordedThread, Long> threads,
+            Map<RecordedClass, Boolean> classes, RecordingSink sink) {
+        long t = thread(e, threads, sink);
+        RecordedClass c = e.getValue(classField);
+        long classKey = -1;
+        if (c != null) {
+            classKey = c.getId();
+            if (classes.put(c, Boolean.TRUE) == null) {
+                sink.classDefinition(classKey, binaryName(c.getName()));
+            }
+        }
+        sink.objectEvent(type, t, e.getLong("sequence"), start(e), classKey, e.getInt("identityHash"),
+                e.getInt("bytecodeIndex"));
+    }
+
+    private static long thread(RecordedEvent e, Map<RecordedThread, Long> threads, RecordingSink sink) {
+        RecordedThread t = e.getThread();
+        if (t == null) {
+            return -1;
+        }
+        Long key = threads.get(t);
+        if (key == null) {
+            key = t.getId();
+            threads.put(t, key);
+            String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+            boolean virtual = t.hasField("virtual") && t.getBoolean("virtual");
+            sink.thread(key, t.getJavaThreadId(), name == null ? "" : name, virtual);
+        }
+        return key;
+    }
+
+    private static String str(String s) {
+        return s == null ? "" : s;
+    }
+
+    /** JFR spells class names with dots or slashes depending on the path; the .mtlog wants dots. */
+    static String binaryName(String name) {
+        return name == null ? "?" : name.replace('/', '.');
+    }
+}

@@ -1,0 +1,62 @@
+package dev.minitrace.converter.jfr;
+
+/**
+ * Receives the decoded content of a recording from a {@link RecordingSource}, with primitive
+ * arguments so that an engine can deliver millions of events without allocating per event.
+ *
+ * <p>Contract for every engine (so that conversion results do not depend on the engine): chunks
+ * are delivered in file order, each between {@link #chunkBegin} and {@link #chunkEnd}; within a
+ * chunk, events in file order. A thread, class or MethodTrace method is declared (with
+ * {@link #thread}, {@link #classDefinition}, {@link #tracedMethod}) before the first event that
+ * uses its key, and may be declared again. Keys are the recording's own ids: the JFR thread id,
+ * the JFR class id, the JFR method id; they are stable across the chunks of one recording.
+ * Timestamps are ns since the Unix epoch, converted from ticks as {@code RecordingFile} does.
+ * A trace event whose thread the recording does not resolve (JFR loses the constant of a thread
+ * that ended shortly before the recording did) is delivered with {@code threadKey} -1.
+ */
+public interface RecordingSink {
+    /** A chunk starts. */
+    void chunkBegin(JfrChunk chunk);
+
+    /** A thread: its JFR id, Java thread id (-1 when none), name, and whether it is virtual. */
+    void thread(long threadKey, long javaThreadId, String name, boolean virtual);
+
+    /** A class that events refer to by {@code classKey}; the name in binary form with dots ({@code [I} for arrays). */
+    void classDefinition(long classKey, String className);
+
+    /** A {@code minitrace.MethodDefinition} event. */
+    void methodDefinition(int methodId, String className, String methodName, String descriptor);
+
+    /**
+     * A {@code minitrace.MethodEntry} ({@code type} 1) or {@code minitrace.MethodExit} ({@code type} 2).
+     * {@code bci} is 0 for an entry.
+     */
+    void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci);
+
+    /**
+     * A {@code minitrace.LockAcquire} (3), {@code LockRelease} (4) or {@code ObjectAlloc} (5) event
+     * about an object of class {@code classKey}; {@code classKey} is -1 when the class is missing.
+     */
+    void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci);
+
+    /** A method that {@code jdk.MethodTrace} events refer to by {@code methodKey}. */
+    void tracedMethod(long methodKey, String className, String methodName, String descriptor);
+
+    /** A {@code jdk.MethodTrace} event (JDK 25, JEP 520): the method ran from {@code startNanos} for {@code durationNanos}. */
+    void methodTrace(long threadKey, long startNanos, long durationNanos, long methodKey);
+
+    /** A {@code jdk.GarbageCollection} event. */
+    void garbageCollection(long gcId, String name, String cause, long startNanos, long durationNanos);
+
+    /**
+     * A {@code jdk.GCPhasePause} event (a whole pause of GC {@code gcId}); {@code name} is the
+     * pause's name ({@code GC Pause}, {@code Pause Remark}, ...).
+     */
+    void gcPause(long gcId, String name, long startNanos, long durationNanos);
+
+    /** A {@code jdk.DataLoss} event: {@code amount} bytes were lost. */
+    void dataLoss(long amountBytes);
+
+    /** The chunk ends; {@code bytesDone} is the file offset after it (for progress). */
+    void chunkEnd(JfrChunk chunk, long bytesDone);
+}

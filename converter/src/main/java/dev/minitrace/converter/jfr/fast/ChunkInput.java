@@ -1,0 +1,376 @@
+package dev.minitrace.converter.jfr.fast;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A cursor over one whole chunk held in a reusable {@code byte[]} (index 0 = the chunk's first
+ * byte). Integers are varints or fixed big-endian as the chunk header says. The varint fast path
+ * is unrolled and runs without per-byte limit checks whenever 9 bytes remain; only the last bytes
+ * of a chunk take the checked slow path. Every read past the chunk end is a
+ * {@link JfrFormatException} naming the chunk and the absolute offset.
+ */
+final class ChunkInput {
+    /** Bytes a chunk buffer holds beyond the chunk, so an 8-byte load at any position inside is legal. */
+    static final int SLACK = 64;
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long LOW_BITS = 0x7F7F7F7F7F7F7F7FL;
+
+    /** Bytes of the chunk from chunk offset {@link #base} on. */
+    byte[] buf = new byte[0];
+    /** Current read position in {@link #buf}. */
+    int pos;
+    /** End of the valid bytes in {@link #buf}. */
+    int limit;
+    /** Chunk offset of {@code buf[0]}. */
+    long base;
+    /** Size of the whole chunk. */
+    long chunkSize;
+    boolean compressed = true;
+    long chunkFileOffset;
+    int chunkIndex;
+
+    /** How much of the event stream is loaded at a time: small enough to stay in the CPU caches. */
+    static final int WINDOW = 1 << 20;
+    /** The window size in use ({@link #WINDOW}; tests make it tiny to cross windows often). */
+    int windowSize = WINDOW;
+    private byte[] window = new byte[0];
+    private byte[] island = new byte[1 << 16];
+    private ChunkSource source;
+    private ChunkHeader header;
+
+    void reset(ChunkSource chunkSource, ChunkHeader h) {
+        this.source = chunkSource;
+        this.header = h;
+        this.chunkSize = h.size();
+        this.compressed = h.compressedIntegers();
+        this.chunkIndex = h.index();
+        this.chunkFileOffset = h.fileOffset();
+        this.buf = island;
+        this.base = 0;
+        this.pos = 0;
+        this.limit = 0;
+    }
+
+    /**
+     * Loads {@code [chunkOffset, chunkOffset + length)} (clipped to the chunk) into the island
+     * buffer and reads from its start: for the metadata and checkpoint events, which lie anywhere
+     * in the chunk. The island grows to the largest such event; nothing is sized by the chunk.
+     */
+    void island(long chunkOffset, long length) throws IOException {
+        int n = (int) Math.min(length, chunkSize - chunkOffset);
+        if (island.length < n + SLACK) {
+            island = new byte[n + SLACK];
+        }
+        source.load(header, chunkOffset, island, n);
+        buf = island;
+        base = chunkOffset;
+        pos = 0;
+        limit = n;
+    }
+
+    /**
+     * Moves the event window to start at {@code chunkOffset}, loading {@link #windowSize} bytes, or
+     * {@code atLeast} for a larger event (clipped to the chunk). Parsing reads bytes the CPU
+     * copied a moment ago, from cache, and memory is bounded by the window, not by the chunk.
+     */
+    void window(long chunkOffset, long atLeast) throws IOException {
+        // At least SLACK bytes, so that an event header (at most 14 bytes) is always whole.
+        int n = (int) Math.min(Math.max(Math.max(windowSize, SLACK), atLeast), chunkSize - chunkOffset);
+        if (window.length < n + SLACK) {
+            window = new byte[n + SLACK];
+        }
+        source.load(header, chunkOffset, window, n);
+        buf = window;
+        base = chunkOffset;
+        pos = 0;
+        limit = n;
+    }
+
+    /** @return true when the loaded bytes reach the end of the chunk */
+    boolean atChunkEnd() {
+        return base + limit >= chunkSize;
+    }
+
+    JfrFormatException error(String message) {
+        return new JfrFormatException(chunkIndex, chunkFileOffset + base + pos, message, null);
+    }
+
+    /** An error at buffer position {@code at}. */
+    JfrFormatException error(int at, String message, Throwable cause) {
+        return new JfrFormatException(chunkIndex, chunkFileOffset + base + at, message, cause);
+    }
+
+    /** An error at a chunk offset. */
+    JfrFormatException errorAtChunkOffset(long chunkOffset, String message) {
+        return new JfrFormatException(chunkIndex, chunkFileOffset + chunkOffset, message, null);
+    }
+
+    /** Throws unless {@code n} more bytes are available in the chunk. */
+    void require(long n, String what) throws JfrFormatException {
+        if (n < 0 || n > limit - pos) {
+            throw error(what + ": " + n + " bytes declared, " + (limit - pos) + " left in the chunk");
+        }
+    }
+
+    byte readByte() throws JfrFormatException {
+        if (pos >= limit) {
+            throw error("Unexpected end of chunk");
+        }
+        return buf[pos++];
+    }
+
+    long readLong() throws JfrFormatException {
+        return compressed ? readVarLong() : readFixed(8);
+    }
+
+    int readInt() throws JfrFormatException {
+        return compressed ? (int) readVarLong() : (int) readFixed(4);
+    }
+
+    short readShort() throws JfrFormatException {
+        return compressed ? (short) readVarLong() : (short) readFixed(2);
+    }
+
+    char readChar() throws JfrFormatException {
+        return compressed ? (char) readVarLong() : (char) readFixed(2);
+    }
+
+    float readFloat() throws JfrFormatException {
+        return Float.intBitsToFloat((int) readFixed(4));
+    }
+
+    double readDouble() throws JfrFormatException {
+        return Double.longBitsToDouble(readFixed(8));
+    }
+
+    long readFixed(int bytes) throws JfrFormatException {
+        int p = pos;
+        if (bytes > limit - p) {
+            throw error("Unexpected end of chunk reading a " + bytes + "-byte integer");
+        }
+        byte[] b = buf;
+        long v = 0;
+        for (int i = 0; i < bytes; i++) {
+            v = (v << 8) | (b[p + i] & 0xFF);
+        }
+        pos = p + bytes;
+        return v;
+    }
+
+    /**
+     * LEB128-style varint: 7 bits per byte, low groups first, high bit = more; the 9th byte
+     * contributes all 8 bits. Unrolled; the JIT keeps this small enough to inline.
+     */
+    long readVarLong() throws JfrFormatException {
+        final byte[] b = buf;
+        int p = pos;
+        if (p + 9 > limit) {
+            return readVarLongSlow();
+        }
+        long b0 = b[p];
+        if (b0 >= 0) {
+            pos = p + 1;
+            return b0;
+        }
+        long r = b0 & 0x7F;
+        long x = b[p + 1];
+        r |= (x & 0x7F) << 7;
+        if (x >= 0) {
+            pos = p + 2;
+            return r;
+        }
+        x = b[p + 2];
+        r |= (x & 0x7F) << 14;
+        if (x >= 0) {
+            pos = p + 3;
+            return r;
+        }
+        x = b[p + 3];
+        r |= (x & 0x7F) << 21;
+        if (x >= 0) {
+            pos = p + 4;
+            return r;
+        }
+        x = b[p + 4];
+        r |= (x & 0x7F) << 28;
+        if (x >= 0) {
+            pos = p + 5;
+            return r;
+        }
+        x = b[p + 5];
+        r |= (x & 0x7F) << 35;
+        if (x >= 0) {
+            pos = p + 6;
+            return r;
+        }
+        x = b[p + 6];
+        r |= (x & 0x7F) << 42;
+        if (x >= 0) {
+            pos = p + 7;
+            return r;
+        }
+        x = b[p + 7];
+        r |= (x & 0x7F) << 49;
+        if (x >= 0) {
+            pos = p + 8;
+            return r;
+        }
+        pos = p + 9;
+        return r | ((b[p + 8] & 0xFFL) << 56);
+    }
+
+    /**
+     * Length (1..9) of the varint at {@code p}, from one 8-byte load: the first byte whose high
+     * bit is clear ends it. Requires {@code p + 8 <= b.length} (see {@link #SLACK}).
+     */
+    static int varintLength(byte[] b, int p) {
+        long stops = ~(long) LONG_LE.get(b, p) & HIGH_BITS;
+        return stops == 0 ? 9 : (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+    }
+
+    /**
+     * Value of the varint at {@code p}, branch-free for up to 8 bytes: load 8 bytes, cut after
+     * the stop byte, drop the continuation bits and pack the 7-bit groups together in three
+     * shift-and-mask steps. Requires {@code p + 9 <= b.length} for a 9-byte varint.
+     */
+    static long varint(byte[] b, int p) {
+        long x = (long) LONG_LE.get(b, p);
+        long stops = ~x & HIGH_BITS;
+        if (stops != 0) {
+            x &= -1L >>> (63 - Long.numberOfTrailingZeros(stops));
+            return pack(x & LOW_BITS);
+        }
+        return pack(x & LOW_BITS) | ((b[p + 8] & 0xFFL) << 56);
+    }
+
+    private static long pack(long x) {
+        x = (x & 0x007F007F007F007FL) | ((x & 0x7F007F007F007F00L) >>> 1);
+        x = (x & 0x00003FFF00003FFFL) | ((x & 0x3FFF00003FFF0000L) >>> 2);
+        return (x & 0x000000000FFFFFFFL) | ((x & 0x0FFFFFFF00000000L) >>> 4);
+    }
+
+    private long readVarLongSlow() throws JfrFormatException {
+        long r = 0;
+        for (int i = 0; i < 8; i++) {
+            long x = readByte();
+            r |= (x & 0x7F) << (7 * i);
+            if (x >= 0) {
+                return r;
+            }
+        }
+        return r | ((readByte() & 0xFFL) << 56);
+    }
+
+    /** Skips one integer of the given fixed width (the width matters only for fixed encoding). */
+    void skipInteger(int fixedWidth) throws JfrFormatException {
+        if (compressed) {
+            final byte[] b = buf;
+            int p = pos;
+            if (p + 9 <= limit) {
+                int n = 0;
+                while (n < 8 && b[p + n] < 0) {
+                    n++;
+                }
+                pos = p + n + 1;
+            } else {
+                readVarLongSlow();
+            }
+        } else {
+            skip(fixedWidth);
+        }
+    }
+
+    void skip(int n) throws JfrFormatException {
+        if (n < 0 || n > limit - pos) {
+            throw error("Unexpected end of chunk skipping " + n + " bytes");
+        }
+        pos += n;
+    }
+
+    // JFR string encodings (jdk.jfr.internal.consumer.StringParser.Encoding).
+    static final byte STRING_NULL = 0;
+    static final byte STRING_EMPTY = 1;
+    static final byte STRING_CONSTANT_POOL = 2;
+    static final byte STRING_UTF8 = 3;
+    static final byte STRING_CHAR_ARRAY = 4;
+    static final byte STRING_LATIN1 = 5;
+
+    /** Key of the last string read with encoding {@link #STRING_CONSTANT_POOL}. */
+    long lastStringRef;
+
+    /** Whether the last {@link #readString()} met a constant-pool reference. */
+    boolean stringWasRef;
+
+    /**
+     * Reads an encoded string. For a constant-pool reference, returns {@code null}, stores the key
+     * in {@link #lastStringRef} and sets {@link #stringWasRef}; the caller resolves it (the pool
+     * may be defined in a checkpoint not read yet).
+     */
+    String readString() throws JfrFormatException {
+        stringWasRef = false;
+        int at = pos;
+        byte encoding = readByte();
+        switch (encoding) {
+            case STRING_NULL:
+                return null;
+            case STRING_EMPTY:
+                return "";
+            case STRING_CONSTANT_POOL:
+                lastStringRef = readLong();
+                stringWasRef = true;
+                return null;
+            case STRING_UTF8: {
+                int n = readInt();
+                require(n, "UTF-8 string");
+                String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+                pos += n;
+                return s;
+            }
+            case STRING_LATIN1: {
+                int n = readInt();
+                require(n, "Latin-1 string");
+                String s = new String(buf, pos, n, StandardCharsets.ISO_8859_1);
+                pos += n;
+                return s;
+            }
+            case STRING_CHAR_ARRAY: {
+                int n = readInt();
+                // Each char takes at least one byte: check before allocating.
+                require(n, "char-array string");
+                char[] chars = new char[n];
+                for (int i = 0; i < n; i++) {
+                    chars[i] = readChar();
+                }
+                return new String(chars);
+            }
+            default:
+                throw error(at, "Unknown string encoding " + encoding, null);
+        }
+    }
+
+    void skipString() throws JfrFormatException {
+        int at = pos;
+        byte encoding = readByte();
+        switch (encoding) {
+            case STRING_NULL, STRING_EMPTY -> { }
+            case STRING_CONSTANT_POOL -> readLong();
+            case STRING_UTF8, STRING_LATIN1 -> {
+                int n = readInt();
+                skip(n);
+            }
+            case STRING_CHAR_ARRAY -> {
+                int n = readInt();
+                require(n, "char-array string");
+                for (int i = 0; i < n; i++) {
+                    skipInteger(2);
+                }
+            }
+            default -> throw error(at, "Unknown string encoding " + encoding, null);
+        }
+    }
+}

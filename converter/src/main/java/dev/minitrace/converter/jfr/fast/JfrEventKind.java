@@ -1,0 +1,43 @@
+package dev.minitrace.converter.jfr.fast;
+
+/** The event types the fast reader decodes; every other event is skipped by its size. */
+public enum JfrEventKind {
+    /** {@code minitrace.MethodEntry}. */
+    METHOD_ENTRY("minitrace.MethodEntry", "methodId", "sequence"),
+    /** {@code minitrace.MethodExit}. */
+    METHOD_EXIT("minitrace.MethodExit", "methodId", "bytecodeIndex", "exceptional", "sequence"),
+    /** {@code minitrace.LockAcquire}. */
+    LOCK_ACQUIRE("minitrace.LockAcquire", "monitorClass", "identityHash", "bytecodeIndex", "sequence"),
+    /** {@code minitrace.LockRelease}. */
+    LOCK_RELEASE("minitrace.LockRelease", "monitorClass", "identityHash", "bytecodeIndex", "sequence"),
+    /** {@code minitrace.ObjectAlloc}. */
+    OBJECT_ALLOC("minitrace.ObjectAlloc", "objectClass", "identityHash", "bytecodeIndex", "sequence"),
+    /** {@code minitrace.MethodDefinition}; string fields are named with a leading '$'. */
+    METHOD_DEFINITION("minitrace.MethodDefinition", "methodId", "modifiers", "$className", "$methodName", "$descriptor"),
+    /** {@code jdk.GarbageCollection}. */
+    GARBAGE_COLLECTION("jdk.GarbageCollection", "gcId", "name", "cause", "sumOfPauses", "longestPause"),
+    /** {@code jdk.GCPhasePause}. */
+    GC_PHASE_PAUSE("jdk.GCPhasePause", "gcId", "$name"),
+    /** {@code jdk.DataLoss}. */
+    DATA_LOSS("jdk.DataLoss", "amount", "total"),
+    /** {@code jdk.MethodTrace} (JDK 25, JEP 520). */
+    METHOD_TRACE("jdk.MethodTrace", "method"),
+    /** {@code jdk.ThreadStart}. */
+    THREAD_START("jdk.ThreadStart", "thread", "parentThread"),
+    /** {@code jdk.ThreadEnd}. */
+    THREAD_END("jdk.ThreadEnd", "thread");
+
+    private final String eventName;
+    /** Field names in slot order after the common slots; '$' marks a string field. */
+    final String[] fields;
+
+    JfrEventKind(String eventName, String... fields) {
+        this.eventName = eventName;
+        this.fields = fields;
+    }
+
+    /** @return the JFR event type name */
+    public String eventName() {
+        return eventName;
+    }
+}

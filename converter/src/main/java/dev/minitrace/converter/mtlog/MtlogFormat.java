@@ -1,0 +1,73 @@
+package dev.minitrace.converter.mtlog;
+
+/**
+ * The constants of the {@code .mtlog} format, version 1 (see {@code docs/mtlog-format.md}): header
+ * layout, block kinds, record types and layout flags. All integers in a file are little-endian.
+ */
+public final class MtlogFormat {
+    /** The 8 magic bytes {@code "MTLOG\0\r\n"}. */
+    static final byte[] MAGIC = {0x4D, 0x54, 0x4C, 0x4F, 0x47, 0x00, 0x0D, 0x0A};
+    /** The major version this code reads and writes. */
+    public static final int MAJOR = 1;
+    /** The minor version this code writes. */
+    public static final int MINOR = 0;
+    /** Size of the file header. */
+    public static final int HEADER_SIZE = 32;
+    /** Offset of {@code recordCount} in the header (patched when the file is complete). */
+    static final int RECORD_COUNT_OFFSET = 24;
+    /** Size of a block header: kind u32, id u32, length u64. */
+    public static final int BLOCK_HEADER_SIZE = 16;
+    /** Size of one record: type u16, value u64, aux u32. */
+    public static final int RECORD_SIZE = 14;
+
+    /** Block kind END: the last block of a complete file. */
+    public static final int BLOCK_END = 0;
+    /** Block kind STREAM: records of one stream. */
+    public static final int BLOCK_STREAM = 1;
+    /** Block kind INFO: the UTF-8 name tables. */
+    public static final int BLOCK_INFO = 2;
+
+    /** Header flag bit 0 clear: thread-local logger. */
+    public static final int LAYOUT_THREAD = 0;
+    /** Header flag bit 0 set: global logger. */
+    public static final int LAYOUT_GLOBAL = 1;
+    /** Stream id of the single stream of the global layout. */
+    public static final int GLOBAL_STREAM_ID = 0xFFFFFFFF;
+
+    /** Record type: a method was entered; value = method id. */
+    public static final int METHOD_ENTRY = 1;
+    /** Record type: a method exited (normally or by exception); value = method id. */
+    public static final int METHOD_EXIT = 2;
+    /** Record type: a monitor was acquired; value = object id. */
+    public static final int LOCK_ACQUIRE = 3;
+    /** Record type: a monitor was released; value = object id. */
+    public static final int LOCK_RELEASE = 4;
+    /** Record type: an object was allocated; value = object id. */
+    public static final int OBJECT_ALLOC = 5;
+    /** Record type: a GC pause starts a new fragment; value = pause start (ns since epoch), aux = GC id. */
+    public static final int GC_TIMESTAMP = 6;
+    /** The highest base record type. */
+    public static final int MAX_BASE_TYPE = 6;
+
+    private static final String[] TYPE_NAMES = {
+        "?", "METHOD_ENTRY", "METHOD_EXIT", "LOCK_ACQUIRE", "LOCK_RELEASE", "OBJECT_ALLOC", "GC_TIMESTAMP",
+    };
+
+    private MtlogFormat() {
+    }
+
+    /** The name of a record type, or {@code TYPE_<n>} for a type this version does not know. */
+    public static String typeName(int type) {
+        return type >= 1 && type <= MAX_BASE_TYPE ? TYPE_NAMES[type] : "TYPE_" + type;
+    }
+
+    /** The object id of an object: {@code (classId << 32) | (identityHash & 0xFFFFFFFF)}. */
+    public static long objectId(int classId, int identityHash) {
+        return ((long) classId << 32) | (identityHash & 0xFFFFFFFFL);
+    }
+
+    /** The class id part of an object id. */
+    public static int classIdOf(long objectId) {
+        return (int) (objectId >>> 32);
+    }
+}
