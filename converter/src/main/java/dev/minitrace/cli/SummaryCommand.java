@@ -4,6 +4,7 @@ import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.Converter;
 import dev.minitrace.converter.MtlogSummary;
+import dev.minitrace.converter.capture.CaptureSummary;
 import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
@@ -24,10 +25,11 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code mt summary FILE}: counts per record type, thread and fragment, and the top methods,
  * allocated classes and monitors, of an {@code .mtlog} or (converted on the fly with the default
- * options) a {@code .jfr}. The kind of file is told by its first bytes, not its name.
+ * options) a {@code .jfr}; for a {@code .jfr} also the argument captures per method. The kind of
+ * file is told by its first bytes, not its name.
  */
 @Command(name = "summary", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Summarizes an .mtlog file or a .jfr recording: counts per record type, thread and fragment; top methods, allocated classes and monitors."},
+        description = {"Summarizes an .mtlog file or a .jfr recording: counts per record type, thread and fragment; top methods, allocated classes and monitors; for a .jfr also the argument captures (minitrace.MethodCapture) per method."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:summarized", "1:not a readable .mtlog or JFR file", "2:bad command line",
             "3:the input is truncated or lost data; what was complete is summarized"})
@@ -66,6 +68,11 @@ public final class SummaryCommand implements Callable<Integer> {
                         err.println("summary: warning: " + w);
                     }
                     int status = summarize(log, out, err);
+                    CaptureSummary captures = CaptureSummary.of(file);
+                    captures.print(out, top);
+                    if (captures.problem() != null && captures.captures() > 0) {
+                        err.println("summary: warning: captures read up to an unreadable part: " + captures.problem());
+                    }
                     return report.lostData() ? ExitCodes.PARTIAL : status;
                 } finally {
                     Files.deleteIfExists(log);
