@@ -3,11 +3,9 @@ package dev.minitrace.cli;
 import dev.minitrace.launch.MiniTraceHome;
 import dev.minitrace.launch.TracedProcess;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,8 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code mt demo}: traces the bundled demo program, then converts the recording and prints its
- * summary through the {@code convert} and {@code summary} commands (skipped, with a note, while
- * those are not implemented).
+ * summary through the {@code convert} and {@code summary} commands.
  */
 @Command(
         name = "demo",
@@ -38,15 +35,12 @@ import picocli.CommandLine.Spec;
         },
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
-            "0:the demo was traced (and converted, if the converter is available)",
+            "0:the demo was traced and converted",
             "1:the demo, the trace or the conversion failed (the message says why)",
             "2:bad command line",
             "3:the recording lost data; the converted log is partial",
         })
 public final class DemoCommand implements Callable<Integer> {
-    /** What a placeholder command's failure says; the real commands never say it. */
-    static final String NOT_IMPLEMENTED = "is not implemented yet";
-
     @Spec
     CommandSpec spec;
 
@@ -80,29 +74,15 @@ public final class DemoCommand implements Callable<Integer> {
         err.flush();
 
         Path log = mtlogBeside(traced.recording());
-        int converted = runCommand(err, ConvertCommand::new, traced.recording().toString(), log.toString());
-        if (converted == NOT_AVAILABLE) {
-            err.println("demo: the converter is not implemented yet: no .mtlog; look at the recording with"
-                    + " 'jfr print " + traced.recording() + "' or JDK Mission Control");
-            err.flush();
-            return ExitCodes.OK;
-        }
+        int converted = execute(new ConvertCommand(), traced.recording().toString(), log.toString());
         if (converted != ExitCodes.OK && converted != ExitCodes.PARTIAL) {
             return converted;
         }
         err.println("demo: log written to " + log);
         err.flush();
-        int summary = runCommand(err, SummaryCommand::new, log.toString());
-        if (summary == NOT_AVAILABLE) {
-            err.println("demo: the summary command is not implemented yet");
-            err.flush();
-            return converted;
-        }
+        int summary = execute(new SummaryCommand(), log.toString());
         return summary != ExitCodes.OK ? summary : converted;
     }
-
-    /** Marks a command that is still a placeholder. */
-    static final int NOT_AVAILABLE = -1;
 
     /** minitrace-demo.jfr → minitrace-demo.mtlog in the same folder. */
     static Path mtlogBeside(Path recording) {
@@ -111,43 +91,11 @@ public final class DemoCommand implements Callable<Integer> {
         return recording.resolveSibling(base + ".mtlog");
     }
 
-    /**
-     * Runs the subcommand {@code command} with {@code args} through picocli, with MiniTrace's
-     * error handlers as {@code mt} has them, its stderr held back until it is known whether the
-     * command is still a placeholder ({@link #NOT_AVAILABLE}); otherwise the command's stderr is
-     * passed on and its exit status returned.
-     */
-    private int runCommand(PrintWriter err, Supplier<Object> command, String... args) {
-        StringWriter held = new StringWriter();
-        int status = execute(command.get(), held, args);
-        if (status != ExitCodes.OK && isPlaceholder(command, held.toString(), status)) {
-            return NOT_AVAILABLE;
-        }
-        err.print(held);
-        err.flush();
-        return status;
-    }
-
-    private int execute(Object command, StringWriter err, String... args) {
+    /** Runs a subcommand through picocli with MiniTrace's error handlers, as {@code mt} would. */
+    private int execute(Object command, String... args) {
         CommandLine cl = Cli.commandLine(command);
         cl.setOut(spec.commandLine().getOut());
-        cl.setErr(new PrintWriter(err, true));
+        cl.setErr(spec.commandLine().getErr());
         return cl.execute(args);
-    }
-
-    /**
-     * A placeholder says {@value #NOT_IMPLEMENTED} when it runs; one that takes no arguments
-     * rejects ours first, so a usage error is checked by running it once without arguments.
-     */
-    private boolean isPlaceholder(Supplier<Object> command, String errText, int status) {
-        if (errText.contains(NOT_IMPLEMENTED)) {
-            return true;
-        }
-        if (status != ExitCodes.USAGE) {
-            return false;
-        }
-        StringWriter probe = new StringWriter();
-        execute(command.get(), probe);
-        return probe.toString().contains(NOT_IMPLEMENTED);
     }
 }
