@@ -24,7 +24,8 @@ final class GlobalLayoutEmitter extends RecordEmitter {
         int[] pos = new int[n];
         int size = 0;
         for (int k = 0; k < n; k++) {
-            if (batches[k].size > 0) {
+            if (batches[k].count > 0) {
+                pos[k] = batches[k].start;
                 heap[size++] = k;
                 up(heap, size - 1, batches, pos);
             }
