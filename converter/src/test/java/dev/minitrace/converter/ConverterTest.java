@@ -77,12 +77,14 @@ class ConverterTest {
     @Test
     void writingRunsFromTheColumnsGivesTheSameBytesAsWritingRecordByRecord() throws Exception {
         // A window around the whole recording selects every record but takes the record-by-record path.
-        for (FragmentPolicy f : FragmentPolicy.values()) {
-            Path runs = dir.resolve("runs.mtlog");
-            Path single = dir.resolve("single.mtlog");
-            convert(with(false, f, null, null, null, ConvertOptions.ALL_TYPES), runs);
-            convert(with(false, f, "2000-01-01T00:00:00Z", "2200-01-01T00:00:00Z", null, ConvertOptions.ALL_TYPES), single);
-            assertArrayEquals(Files.readAllBytes(single), Files.readAllBytes(runs), "fragments " + f);
+        for (boolean global : new boolean[] {false, true}) {
+            for (FragmentPolicy f : FragmentPolicy.values()) {
+                Path runs = dir.resolve("runs.mtlog");
+                Path single = dir.resolve("single.mtlog");
+                convert(with(global, f, null, null, null, ConvertOptions.ALL_TYPES), runs);
+                convert(with(global, f, "2000-01-01T00:00:00Z", "2200-01-01T00:00:00Z", null, ConvertOptions.ALL_TYPES), single);
+                assertArrayEquals(Files.readAllBytes(single), Files.readAllBytes(runs), "global " + global + ", fragments " + f);
+            }
         }
     }
 

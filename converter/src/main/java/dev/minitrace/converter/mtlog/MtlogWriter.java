@@ -129,6 +129,28 @@ public final class MtlogWriter implements Closeable {
         }
     }
 
+    /** As {@link #records(int, byte[], long[], int[], int, int)} with the same {@code aux} for every record. */
+    public void records(int streamId, byte[] type, long[] value, int aux, int from, int to) throws IOException {
+        int i = from;
+        while (i < to) {
+            ByteBuffer b = buffer(streamId);
+            int p = b.position();
+            byte[] a = b.array();
+            int n = (int) Math.min(Math.min((b.limit() - p) / MtlogFormat.RECORD_SIZE, to - i),
+                    MAX_BUFFERED_RECORDS - bufferedRecords);
+            for (int end = i + n; i < end; i++) {
+                SHORT.set(a, p, (short) type[i]);
+                LONG.set(a, p + 2, value[i]);
+                INT.set(a, p + 10, aux);
+                p += MtlogFormat.RECORD_SIZE;
+            }
+            b.position(p);
+            recordCount += n;
+            bufferedRecords += n;
+            afterAppend(streamId, b);
+        }
+    }
+
     private ByteBuffer buffer(int streamId) throws IOException {
         if (lastBuffer != null && streamId == lastStreamId) {
             return lastBuffer;
