@@ -88,6 +88,18 @@ class ConverterTest {
         }
     }
 
+    @Test
+    void parsingChunksAheadGivesTheSameBytes() throws Exception {
+        for (boolean global : new boolean[] {false, true}) {
+            ConvertOptions o = with(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
+            Path ahead = dir.resolve("ahead.mtlog");
+            Path inPlace = dir.resolve("inplace.mtlog");
+            withProperty("minitrace.prefetchChunkBytes", Long.toString(Long.MAX_VALUE), () -> convert(o, ahead));
+            withProperty("minitrace.prefetchChunkBytes", "0", () -> convert(o, inPlace));
+            assertArrayEquals(Files.readAllBytes(inPlace), Files.readAllBytes(ahead), "global " + global);
+        }
+    }
+
     private interface Action {
         void run() throws Exception;
     }
