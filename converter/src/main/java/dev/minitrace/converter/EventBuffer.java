@@ -20,8 +20,12 @@ import java.util.Arrays;
  * without empty slots, and {@link #seq(int)} gives their sequence.
  */
 final class EventBuffer {
-    /** Gap slots allowed beyond twice the events held, so that a few lost events keep the buffer placed. */
-    private static final int GAP_SLACK = 1024;
+    /**
+     * Slots allowed beyond twice the events held, so that a few lost events keep the buffer placed;
+     * with it a placed buffer never spans more than {@code 2 × count + GAP_SLACK} slots (plus
+     * {@link #SHIFT_HEADROOM} below its first one), so memory stays proportional to the events.
+     */
+    private static final int GAP_SLACK = 64;
     /** At most this many events are moved up to make room for an event below the first slot. */
     private static final int SHIFT_LIMIT = 1 << 16;
     /** Room left below the first slot when the events are moved up. */
@@ -82,7 +86,7 @@ final class EventBuffer {
                 start = i;
                 count++;
                 return;
-            } else if (off < 0 && -off < SHIFT_LIMIT && count <= SHIFT_LIMIT) {
+            } else if (off < 0 && count <= SHIFT_LIMIT && (size - start) - off < 2L * count + GAP_SLACK) {
                 shiftUp((int) -off + SHIFT_HEADROOM);
                 add(t, s, ts, v, a);
                 return;
