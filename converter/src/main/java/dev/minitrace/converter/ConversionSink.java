@@ -294,9 +294,8 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
                 EventBuffer[] heads = new EventBuffer[threads.size()];
                 int n = 0;
                 for (ThreadState t : sortedThreads()) {
-                    if (t.current.size > 1) {
-                        t.current.sortBySequence();
-                        EventBuffer head = t.current.splitHead(t.current.size / 4);
+                    if (t.current.count > 1) {
+                        EventBuffer head = t.current.splitHead(t.current.count / 4);
                         account(t, head);
                         ts[n] = t;
                         heads[n++] = head;
@@ -305,7 +304,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
                 emitter.points(gcs.pointTimes(), gcs.pointGcIds());
                 emitter.emit(ts, heads, n);
                 for (int i = 0; i < n; i++) {
-                    pending -= heads[i].size;
+                    pending -= heads[i].count;
                 }
             }
         } catch (IOException e) {
@@ -331,10 +330,10 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         int n = 0;
         long events = 0;
         for (ThreadState t : sorted) {
-            if (t.spare.size > 0) {
+            if (t.spare.count > 0) {
                 ts[n] = t;
                 batches[n++] = t.spare;
-                events += t.spare.size;
+                events += t.spare.count;
             }
         }
         if (n == 0) {
@@ -376,7 +375,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
     private void writeBatch(ThreadState[] ts, EventBuffer[] batches, int n, long[] pointTimes, long[] pointGcIds)
             throws IOException {
         for (int k = 0; k < n; k++) {
-            batches[k].sortBySequence();
+            batches[k].normalize();
             account(ts[k], batches[k]);
         }
         emitter.points(pointTimes, pointGcIds);
@@ -455,8 +454,8 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         ThreadState[] ts = new ThreadState[sortedThreads.length];
         EventBuffer[] batches = new EventBuffer[sortedThreads.length];
         for (ThreadState t : sortedThreads) {
-            if (t.previous.size > 0) {
-                t.previous.sortBySequence();
+            if (t.previous.count > 0) {
+                t.previous.normalize();
                 account(t, t.previous);
                 ts[n] = t;
                 batches[n++] = t.previous;
@@ -465,7 +464,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         emitter.points(gcs.pointTimes(), gcs.pointGcIds());
         emitter.emit(ts, batches, n);
         for (int i = 0; i < n; i++) {
-            pending -= batches[i].size;
+            pending -= batches[i].count;
             batches[i].clear();
         }
     }
@@ -473,8 +472,20 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
     /** Sequence bookkeeping: gaps are lost events, a step back means an event arrived after its successors were written. */
     private void account(ThreadState t, EventBuffer b) {
         long last = t.lastSequence;
-        for (int i = 0; i < b.size; i++) {
-            long s = b.seq[i];
+        if (b.placed && b.count > 0) {
+            // Placed without gaps (normalized): consecutive sequences, so only the first one can
+            // be a gap, a duplicate or a step back from what was written before.
+            long first = b.seq(b.start);
+            if (last == Long.MIN_VALUE || first > last) {
+                if (last != Long.MIN_VALUE && first > last + 1) {
+                    sequenceGaps += first - last - 1;
+                }
+                t.lastSequence = b.seq(b.size - 1);
+                return;
+            }
+        }
+        for (int i = b.start; i < b.size; i++) {
+            long s = b.seq(i);
             if (last != Long.MIN_VALUE) {
                 if (s == last) {
                     duplicates++;
@@ -543,6 +554,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
             }
             EventBuffer out = new EventBuffer();
             MethodTraceNester.nest(t.traceStart, t.traceDuration, t.traceMethod, t.traceSize, out);
+            out.normalize();
             ts[0] = t;
             b[0] = out;
             emitter.points(gcs.pointTimes(), gcs.pointGcIds());

@@ -6,35 +6,177 @@ import java.util.Arrays;
 /**
  * A growable struct-of-arrays of one thread's pending records: type, ordering key (the minitrace
  * {@code sequence}), timestamp, value and aux, so that buffering an event allocates nothing.
+ *
+ * <p>A thread's sequence numbers are dense, so the buffer starts <em>placed</em>: each event goes
+ * to the slot of its sequence's offset from the first one seen ({@code base}), whatever order the
+ * events arrive in, and the events are in sequence order without a sort pass and without storing
+ * the sequence. Slots no event filled (lost events) have type 0. An event that does not fit this
+ * scheme (a repeated sequence, one far below or above the others) switches the buffer to
+ * <em>appended</em> mode: the placed events are compacted in order, and from then on events are
+ * appended with their sequence and sorted by {@link #normalize()}, stable, as before. Both modes
+ * give the same order for distinct sequences; a repeated one keeps its arrival order.
+ *
+ * <p>Readers call {@link #normalize()} first; the entries are then at {@code [start, size)}
+ * without empty slots, and {@link #seq(int)} gives their sequence.
  */
 final class EventBuffer {
+    /**
+     * Slots allowed beyond twice the events held, so that a few lost events keep the buffer placed;
+     * with it a placed buffer never spans more than {@code 2 × count + GAP_SLACK} slots (plus
+     * {@link #SHIFT_HEADROOM} below its first one), so memory stays proportional to the events.
+     */
+    private static final int GAP_SLACK = 64;
+    /** At most this many events are moved up to make room for an event below the first slot. */
+    private static final int SHIFT_LIMIT = 1 << 16;
+    /** Room left below the first slot when the events are moved up. */
+    private static final int SHIFT_HEADROOM = 64;
+
     byte[] type = new byte[64];
+    /** The sequences, in appended mode only. */
     long[] seq = new long[64];
     long[] time = new long[64];
     long[] value = new long[64];
     int[] aux = new int[64];
+    /** The entries are at {@code [start, size)} (placed mode: with empty slots of type 0 until normalized). */
+    int start;
     int size;
+    /** The number of events held. */
+    int count;
+    /** True while events are placed by sequence; false once appended. */
+    boolean placed = true;
+    /** Placed mode: the sequence of slot 0. */
+    long base;
+    /** Appended mode: the entries are in non-decreasing sequence order. */
+    private boolean sorted = true;
 
     void add(int t, long s, long ts, long v, int a) {
-        if (size == seq.length) {
-            int n = size + (size >> 1);
-            type = Arrays.copyOf(type, n);
-            seq = Arrays.copyOf(seq, n);
-            time = Arrays.copyOf(time, n);
-            value = Arrays.copyOf(value, n);
-            aux = Arrays.copyOf(aux, n);
+        if (placed) {
+            if (count == 0) {
+                base = s;
+                start = 0;
+                size = 0;
+            }
+            long off = s - base;
+            if (off >= start && off < size) {
+                int i = (int) off;
+                if (type[i] == 0) {
+                    put(i, t, ts, v, a);
+                    count++;
+                    return;
+                }
+                // a repeated sequence: the stable sort keeps arrival order
+            } else if (off >= size && off - start < 2L * count + GAP_SLACK) {
+                int i = (int) off;
+                if (i >= type.length) {
+                    grow(i + 1);
+                }
+                for (int k = size; k < i; k++) {
+                    type[k] = 0;
+                }
+                put(i, t, ts, v, a);
+                size = i + 1;
+                count++;
+                return;
+            } else if (off < start && off >= 0) {
+                int i = (int) off;
+                for (int k = i + 1; k < start; k++) {
+                    type[k] = 0;
+                }
+                put(i, t, ts, v, a);
+                start = i;
+                count++;
+                return;
+            } else if (off < 0 && count <= SHIFT_LIMIT && (size - start) - off < 2L * count + GAP_SLACK) {
+                shiftUp((int) -off + SHIFT_HEADROOM);
+                add(t, s, ts, v, a);
+                return;
+            }
+            toAppended();
         }
-        type[size] = (byte) t;
-        seq[size] = s;
-        time[size] = ts;
-        value[size] = v;
-        aux[size] = a;
-        size++;
+        append(t, s, ts, v, a);
     }
 
-    /** Sorts by {@code seq}, stable; a no-op for the common case of events already in order. */
-    void sortBySequence() {
-        if (IndexSort.isSorted(seq, size)) {
+    private void put(int i, int t, long ts, long v, int a) {
+        type[i] = (byte) t;
+        time[i] = ts;
+        value[i] = v;
+        aux[i] = a;
+    }
+
+    /** Placed mode: moves the slots up by {@code d}, so that sequences down to {@code base - d} fit. */
+    private void shiftUp(int d) {
+        if (size + d > type.length) {
+            grow(size + d);
+        }
+        int n = size - start;
+        System.arraycopy(type, start, type, start + d, n);
+        System.arraycopy(time, start, time, start + d, n);
+        System.arraycopy(value, start, value, start + d, n);
+        System.arraycopy(aux, start, aux, start + d, n);
+        start += d;
+        size += d;
+        base -= d;
+    }
+
+    private void append(int t, long s, long ts, long v, int a) {
+        if (size == type.length) {
+            grow(size + 1);
+        }
+        if (size > 0 && s < seq[size - 1]) {
+            sorted = false;
+        }
+        seq[size] = s;
+        put(size, t, ts, v, a);
+        size++;
+        count++;
+    }
+
+    private void grow(int min) {
+        int n = Math.max(min, type.length + (type.length >> 1));
+        type = Arrays.copyOf(type, n);
+        seq = placed ? new long[n] : Arrays.copyOf(seq, n);
+        time = Arrays.copyOf(time, n);
+        value = Arrays.copyOf(value, n);
+        aux = Arrays.copyOf(aux, n);
+    }
+
+    /** Placed to appended: the events are compacted to {@code [0, count)} in order, with their sequences. */
+    private void toAppended() {
+        int j = 0;
+        for (int i = start; i < size; i++) {
+            if (type[i] != 0) {
+                type[j] = type[i];
+                seq[j] = base + i;
+                time[j] = time[i];
+                value[j] = value[i];
+                aux[j] = aux[i];
+                j++;
+            }
+        }
+        start = 0;
+        size = j;
+        placed = false;
+        sorted = true;
+    }
+
+    /** The sequence of the entry at {@code i} (after {@link #normalize()}). */
+    long seq(int i) {
+        return placed ? base + i : seq[i];
+    }
+
+    /**
+     * Puts the entries in sequence order at {@code [start, size)} with no empty slot: nothing to do
+     * for placed events without gaps; placed ones with gaps are compacted; appended ones are
+     * sorted, stable, unless they arrived in order.
+     */
+    void normalize() {
+        if (placed) {
+            if (count != size - start) {
+                toAppended();
+            }
+            return;
+        }
+        if (sorted) {
             return;
         }
         int[] order = IndexSort.byDenseKey(seq, size);
@@ -48,17 +190,25 @@ final class EventBuffer {
             t[i] = type[order[i]];
         }
         System.arraycopy(t, 0, type, 0, size);
+        sorted = true;
     }
 
-    /** Moves the first {@code n} events into a new buffer and keeps the rest here. */
+    /** Moves the first {@code n} events (in sequence order) into a new buffer and keeps the rest here. */
     EventBuffer splitHead(int n) {
+        if (placed) {
+            toAppended();
+        }
+        normalize();
         EventBuffer head = new EventBuffer();
-        head.type = Arrays.copyOf(type, Math.max(n, 1));
-        head.seq = Arrays.copyOf(seq, Math.max(n, 1));
-        head.time = Arrays.copyOf(time, Math.max(n, 1));
-        head.value = Arrays.copyOf(value, Math.max(n, 1));
-        head.aux = Arrays.copyOf(aux, Math.max(n, 1));
+        int cap = Math.max(n, 1);
+        head.placed = false;
+        head.type = Arrays.copyOf(type, cap);
+        head.seq = Arrays.copyOf(seq, cap);
+        head.time = Arrays.copyOf(time, cap);
+        head.value = Arrays.copyOf(value, cap);
+        head.aux = Arrays.copyOf(aux, cap);
         head.size = n;
+        head.count = n;
         int rest = size - n;
         System.arraycopy(type, n, type, 0, rest);
         System.arraycopy(seq, n, seq, 0, rest);
@@ -66,6 +216,7 @@ final class EventBuffer {
         System.arraycopy(value, n, value, 0, rest);
         System.arraycopy(aux, n, aux, 0, rest);
         size = rest;
+        count = rest;
         return head;
     }
 
@@ -75,8 +226,12 @@ final class EventBuffer {
      * one's memory is not counted by the pending-event bound.
      */
     void clear() {
+        start = 0;
         size = 0;
-        if (seq.length > KEPT_CAPACITY) {
+        count = 0;
+        placed = true;
+        sorted = true;
+        if (type.length > KEPT_CAPACITY) {
             type = new byte[KEPT_CAPACITY];
             seq = new long[KEPT_CAPACITY];
             time = new long[KEPT_CAPACITY];

@@ -8,7 +8,9 @@ import java.io.IOException;
  * The global logger layout: one stream ({@code 0xFFFFFFFF}), {@code aux} = thread id. A batch is
  * merged across threads by timestamp with a heap over the threads' heads, so each thread's own
  * order is kept even where its timestamps disagree with it; equal timestamps are broken by thread
- * id (then by the thread's own order).
+ * id (then by the thread's own order). The thread at the top of the heap writes a run: all its
+ * records that still come before the smallest head of the other threads (a thread runs for a
+ * time slice, so runs are long), without a heap operation per record.
  */
 final class GlobalLayoutEmitter extends RecordEmitter {
     private boolean started;
@@ -24,25 +26,85 @@ final class GlobalLayoutEmitter extends RecordEmitter {
         int[] pos = new int[n];
         int size = 0;
         for (int k = 0; k < n; k++) {
-            if (batches[k].size > 0) {
+            if (batches[k].count > 0) {
+                pos[k] = batches[k].start;
                 heap[size++] = k;
                 up(heap, size - 1, batches, pos);
             }
         }
+        boolean all = selectsAll();
+        long limit = started ? nextPoint(cursor) : Long.MAX_VALUE;
         while (size > 0) {
             int k = heap[0];
             EventBuffer b = batches[k];
-            int i = pos[k]++;
-            if (selected(b, i)) {
-                cursor = fragmentsBefore(MtlogFormat.GLOBAL_STREAM_ID, started, cursor, b.time[i]);
-                started = true;
-                threads[k].used = true;
-                write(MtlogFormat.GLOBAL_STREAM_ID, b.type[i], b.value[i], threads[k].streamId());
+            int i = pos[k];
+            int stop = b.size;
+            if (size > 1) {
+                // The smallest head of the others is a child of the root.
+                int other = heap[1];
+                if (size > 2 && less(heap[2], other, batches, pos)) {
+                    other = heap[2];
+                }
+                long bound = batches[other].time[pos[other]];
+                long[] time = b.time;
+                stop = i + 1; // the root's head is the smallest
+                while (stop < b.size && (time[stop] < bound || (time[stop] == bound && k < other))) {
+                    stop++;
+                }
             }
-            if (pos[k] == b.size) {
+            if (all) {
+                limit = writeRun(threads[k], b, i, stop, limit);
+            } else {
+                writeSelected(threads[k], b, i, stop);
+            }
+            pos[k] = stop;
+            if (stop == b.size) {
                 heap[0] = heap[--size];
             }
             down(heap, size, batches, pos);
+        }
+    }
+
+    /**
+     * Writes the records {@code [from, to)} of one thread, all selected: runs between fragment
+     * points straight from the columns. Returns the next fragment point after the cursor.
+     */
+    private long writeRun(ThreadState ts, EventBuffer b, int from, int to, long limit) throws IOException {
+        long[] time = b.time;
+        byte[] type = b.type;
+        long[] counts = countByType;
+        int aux = ts.streamId();
+        int run = from;
+        for (int i = from; i < to; i++) {
+            long t = time[i];
+            if (!started) {
+                started = true;
+                cursor = t;
+                limit = nextPoint(cursor);
+            } else if (t >= limit) {
+                writer.records(MtlogFormat.GLOBAL_STREAM_ID, type, b.value, aux, run, i);
+                run = i;
+                cursor = fragmentsBefore(MtlogFormat.GLOBAL_STREAM_ID, true, cursor, t);
+                limit = nextPoint(cursor);
+            } else if (t > cursor) {
+                cursor = t;
+            }
+            counts[type[i]]++;
+        }
+        writer.records(MtlogFormat.GLOBAL_STREAM_ID, type, b.value, aux, run, to);
+        ts.used = true;
+        return limit;
+    }
+
+    /** Writes the selected records of {@code [from, to)} of one thread, record by record. */
+    private void writeSelected(ThreadState ts, EventBuffer b, int from, int to) throws IOException {
+        for (int i = from; i < to; i++) {
+            if (selected(b, i)) {
+                cursor = fragmentsBefore(MtlogFormat.GLOBAL_STREAM_ID, started, cursor, b.time[i]);
+                started = true;
+                ts.used = true;
+                write(MtlogFormat.GLOBAL_STREAM_ID, b.type[i], b.value[i], ts.streamId());
+            }
         }
     }
 

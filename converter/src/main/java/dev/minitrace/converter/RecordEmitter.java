@@ -100,6 +100,33 @@ abstract class RecordEmitter {
         return t;
     }
 
+    /**
+     * The first fragment point after {@code cursor}, or {@link Long#MAX_VALUE} if none: a record of
+     * time {@code t} needs GC_TIMESTAMP records before it exactly when the stream has started and
+     * {@code t} is at least that point.
+     */
+    final long nextPoint(long cursor) {
+        long[] pt = pointTime;
+        if (pt.length == 0 || pt[pt.length - 1] <= cursor) {
+            return Long.MAX_VALUE;
+        }
+        int i = Arrays.binarySearch(pt, cursor);
+        if (i < 0) {
+            i = -i - 1;
+        }
+        while (i < pt.length && pt[i] <= cursor) {
+            i++;
+        }
+        return i < pt.length ? pt[i] : Long.MAX_VALUE;
+    }
+
+    /** True when every record passes: no time window and every data record type selected. */
+    final boolean selectsAll() {
+        int data = (1 << MtlogFormat.METHOD_ENTRY) | (1 << MtlogFormat.METHOD_EXIT) | (1 << MtlogFormat.LOCK_ACQUIRE)
+                | (1 << MtlogFormat.LOCK_RELEASE) | (1 << MtlogFormat.OBJECT_ALLOC);
+        return from == Long.MIN_VALUE && to == Long.MAX_VALUE && (typeMask & data) == data;
+    }
+
     /** Writes one data record and counts it. */
     final void write(int streamId, int type, long value, int aux) throws IOException {
         writer.record(streamId, type, value, aux);
