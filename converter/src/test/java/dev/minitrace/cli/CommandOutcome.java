@@ -16,6 +16,16 @@ record CommandOutcome(int status, String out, String err) {
         return new CommandOutcome(status, out.toString(), err.toString());
     }
 
+    /** Runs {@code mt} itself with {@code args}. */
+    static CommandOutcome mt(String... args) {
+        return of(Main.class, args);
+    }
+
+    /** stderr is one line, without a stack trace. */
+    boolean oneErrorLine() {
+        return err.strip().lines().count() == 1 && !err.contains("\tat ") && !err.contains("Exception");
+    }
+
     /** The lines printed on stderr. */
     String[] errLines() {
         return err.isEmpty() ? new String[0] : err.split("\\R");

@@ -38,10 +38,10 @@ class CommandsTest {
     @Test
     void convertThenPrintAndSummary() throws Exception {
         Path out = dir.resolve("ok.mtlog");
-        CliRun c = CliRun.of("convert", jfr.toString(), out.toString());
+        CommandOutcome c = CommandOutcome.mt("convert", jfr.toString(), out.toString());
         assertEquals(0, c.status(), c.err());
         assertTrue(c.out().contains(" records, 2 threads"), c.out());
-        CliRun p = CliRun.of("print", out.toString());
+        CommandOutcome p = CommandOutcome.mt("print", out.toString());
         assertEquals(0, p.status(), p.err());
         assertTrue(p.out().contains("== stream "), p.out());
         assertTrue(p.out().contains("METHOD_ENTRY demo.Outer.run()V"), p.out());
@@ -53,7 +53,7 @@ class CommandsTest {
         long lines = p.out().lines().filter(l -> !l.startsWith("#") && !l.startsWith("==") && !l.startsWith("--")).count();
         assertEquals(content.records, lines, "one line per record");
 
-        CliRun j = CliRun.of("print", "--json", out.toString());
+        CommandOutcome j = CommandOutcome.mt("print", "--json", out.toString());
         assertEquals(0, j.status(), j.err());
         ObjectMapper m = new ObjectMapper();
         List<String> jl = j.out().lines().filter(l -> !l.isBlank()).toList();
@@ -64,7 +64,7 @@ class CommandsTest {
         assertTrue(first.get("threadName").asText().startsWith("worker-"));
 
         for (Path f : List.of(out, jfr)) {
-            CliRun s = CliRun.of("summary", f.toString());
+            CommandOutcome s = CommandOutcome.mt("summary", f.toString());
             assertEquals(0, s.status(), s.err());
             assertTrue(s.out().contains("METHOD_ENTRY  60"), s.out()); // 2 threads x 2 phases x 5 rounds x 3
             assertTrue(s.out().contains("worker-0: 90"), s.out());
@@ -78,12 +78,12 @@ class CommandsTest {
     void hiddenEngineOptionSelectsTheReferenceEngineWithTheSameResult() throws Exception {
         Path fast = dir.resolve("engine-fast.mtlog");
         Path reference = dir.resolve("engine-recordingfile.mtlog");
-        CliRun a = CliRun.of("convert", jfr.toString(), fast.toString());
+        CommandOutcome a = CommandOutcome.mt("convert", jfr.toString(), fast.toString());
         assertEquals(0, a.status(), a.err());
-        CliRun b = CliRun.of("convert", "--engine", "recordingfile", jfr.toString(), reference.toString());
+        CommandOutcome b = CommandOutcome.mt("convert", "--engine", "recordingfile", jfr.toString(), reference.toString());
         assertEquals(0, b.status(), b.err());
         assertTrue(Arrays.equals(Files.readAllBytes(fast), Files.readAllBytes(reference)), "both engines write the same bytes");
-        CliRun bad = CliRun.of("convert", "--engine", "nosuch", jfr.toString(), dir.resolve("x.mtlog").toString());
+        CommandOutcome bad = CommandOutcome.mt("convert", "--engine", "nosuch", jfr.toString(), dir.resolve("x.mtlog").toString());
         assertEquals(2, bad.status(), bad.err());
         assertTrue(bad.err().contains("unknown engine 'nosuch'"), bad.err());
         assertEquals(1, bad.err().strip().lines().count(), bad.err());
@@ -92,13 +92,13 @@ class CommandsTest {
     @Test
     void globalLayoutAndOptionsAreAccepted() throws Exception {
         Path out = dir.resolve("global.mtlog");
-        CliRun c = CliRun.of("convert", "--layout", "global", "--fragments", "all", "--events", "method,gc", "--threads",
+        CommandOutcome c = CommandOutcome.mt("convert", "--layout", "global", "--fragments", "all", "--events", "method,gc", "--threads",
                 "worker-1", "--from", "0s", "--to", "1h", jfr.toString(), out.toString());
         assertEquals(0, c.status(), c.err());
         MtlogContent content = MtlogContent.read(out);
         assertEquals(List.of("worker-1"), List.copyOf(content.byThread.keySet()));
         assertFalse(content.counts.containsKey("OBJECT_ALLOC"));
-        CliRun p = CliRun.of("print", out.toString());
+        CommandOutcome p = CommandOutcome.mt("print", out.toString());
         assertTrue(p.out().contains("[worker-1] METHOD_ENTRY demo.Outer.run()V"), p.out());
     }
 
@@ -128,7 +128,7 @@ class CommandsTest {
             {new String[] {"summary", empty.toString()}, 1, "empty"},
         };
         for (Object[] k : cases) {
-            CliRun r = CliRun.of((String[]) k[0]);
+            CommandOutcome r = CommandOutcome.mt((String[]) k[0]);
             String what = Arrays.toString((String[]) k[0]) + " -> " + r.err();
             assertEquals(k[1], r.status(), what);
             assertTrue(r.oneErrorLine(), what);
@@ -144,19 +144,19 @@ class CommandsTest {
         Files.deleteIfExists(link);
         Files.createSymbolicLink(link, jfr);
         byte[] before = Files.readAllBytes(jfr);
-        CliRun r = CliRun.of("convert", jfr.toString(), link.toString());
+        CommandOutcome r = CommandOutcome.mt("convert", jfr.toString(), link.toString());
         assertEquals(2, r.status(), r.err());
         assertTrue(r.oneErrorLine(), r.err());
         assertTrue(Arrays.equals(before, Files.readAllBytes(jfr)), "the recording is untouched");
         Path dotted = dir.resolve(".").resolve(jfr.getFileName());
-        assertEquals(2, CliRun.of("convert", jfr.toString(), dotted.toString()).status());
+        assertEquals(2, CommandOutcome.mt("convert", jfr.toString(), dotted.toString()).status());
     }
 
     @Test
     void existingOutIsReplacedAndUnwritableOutFailsCleanly() throws Exception {
         Path out = dir.resolve("replace.mtlog");
         Files.writeString(out, "old content");
-        assertEquals(0, CliRun.of("convert", jfr.toString(), out.toString()).status());
+        assertEquals(0, CommandOutcome.mt("convert", jfr.toString(), out.toString()).status());
         assertTrue(MtlogContent.read(out).records > 0);
 
         Path ro = dir.resolve("readonly");
@@ -164,7 +164,7 @@ class CommandsTest {
         Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r-xr-xr-x"));
         try {
             Assumptions.assumeFalse(Files.isWritable(ro), "running as a user who can write anywhere (root)");
-            CliRun r = CliRun.of("convert", jfr.toString(), ro.resolve("x.mtlog").toString());
+            CommandOutcome r = CommandOutcome.mt("convert", jfr.toString(), ro.resolve("x.mtlog").toString());
             assertEquals(1, r.status(), r.err());
             assertTrue(r.oneErrorLine(), r.err());
             assertTrue(r.err().contains("permission denied"), r.err());
@@ -182,7 +182,7 @@ class CommandsTest {
         byte[] two = Files.readAllBytes(full);
         Files.write(cut, Arrays.copyOf(two, two.length - 10));
         Path out = dir.resolve("cut.mtlog");
-        CliRun r = CliRun.of("convert", cut.toString(), out.toString());
+        CommandOutcome r = CommandOutcome.mt("convert", cut.toString(), out.toString());
         assertEquals(3, r.status(), r.err());
         assertTrue(r.err().contains("truncated recording"), r.err());
         assertTrue(Files.exists(out));
@@ -195,7 +195,7 @@ class CommandsTest {
             rec.stop();
             rec.dump(gcOnly);
         }
-        CliRun g = CliRun.of("convert", gcOnly.toString(), dir.resolve("gc.mtlog").toString());
+        CommandOutcome g = CommandOutcome.mt("convert", gcOnly.toString(), dir.resolve("gc.mtlog").toString());
         assertEquals(0, g.status(), g.err());
         assertTrue(g.err().contains("no minitrace or jdk.MethodTrace events"), g.err());
     }
