@@ -25,12 +25,18 @@ import picocli.CommandLine.Spec;
         description = {
             "Starts tracing a running JVM (Java 17 or later, same user) without restarting it.",
             "",
-            "Loads the MiniTrace agent through the JDK's Attach API, instruments the loaded classes",
-            "the filters select (and those loaded later), and starts a JFR recording named",
-            "'minitrace' (no size limit). Tracing ends after --duration, or with 'mt stop PID':",
-            "the recording is written to --out and every changed class gets its original bytecode",
-            "back. 'mt dump PID FILE' writes what the recording holds so far.",
+            "Loads the MiniTrace agent through the JDK's Attach API, instruments the loaded",
+            "classes the filters select (and those loaded later), and starts a JFR recording",
+            "named 'minitrace' (no size limit). Tracing ends after --duration, or with",
+            "'mt stop PID': the recording is written to --out and every changed class gets",
+            "its original bytecode back. 'mt dump PID FILE' writes what it holds so far.",
             "",
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:tracing started (with --duration: ended and the recording written)",
+            "1:attach failed (no such process, not a JVM, attach refused, Java < 17, already attached, bad filter); the target runs on untouched",
+            "2:bad command line (unknown option, malformed value, non-numeric PID)",
         },
         footerHeading = "%nExamples:%n",
         footer = {
@@ -85,6 +91,10 @@ public final class AttachCommand implements Callable<Integer> {
             options = AttachRequests.agentOptions(includes, excludes, events, captures);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
+        }
+        if (jfc != null && !java.nio.file.Files.isRegularFile(jfc)) {
+            // the user's own file: a usage error like mt run's, not a "build the project" hint
+            throw new CliException("--jfc " + jfc + ": no such file", ExitCodes.USAGE);
         }
         MiniTraceHome home = MiniTraceHome.locate();
         Path agent = home.require(home.agentJar(), "the agent jar");

@@ -31,7 +31,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code mt convert IN.jfr OUT.mtlog}: converts a JFR recording to MiniTracing's {@code .mtlog}. */
 @Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Converts a JFR recording to MiniTracing's fragmented binary log (.mtlog).",
-            "OUT is written to a temporary file next to it and renamed when complete; an existing OUT is replaced."},
+            "OUT is written to a temporary file next to it and renamed when complete;",
+            "an existing OUT is replaced."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:converted (warnings, e.g. no minitrace events, go to stderr)",

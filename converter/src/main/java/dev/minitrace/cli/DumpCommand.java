@@ -22,9 +22,17 @@ import picocli.CommandLine.Spec;
         name = "dump",
         mixinStandardHelpOptions = true,
         description = {
-            "Writes what the JVM's running 'minitrace' recording holds so far (from 'mt attach' or",
-            "'mt run'), without stopping it: 'jcmd PID JFR.dump name=minitrace' with the jcmd of the",
-            "JDK running mt. The file is written under a temporary name and renamed when complete.",
+            "Writes what the JVM's running 'minitrace' recording holds so far.",
+            "",
+            "Works for 'mt attach' and 'mt run' and does not stop the recording: it runs",
+            "'jcmd PID JFR.dump name=minitrace' with the jcmd of the JDK running mt. The file",
+            "is written under a temporary name and renamed when complete.",
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:snapshot written",
+            "1:no such process, not a JVM, or it has no 'minitrace' recording",
+            "2:bad command line (unknown option, malformed value, non-numeric PID)",
         })
 public final class DumpCommand implements Callable<Integer> {
     @Spec

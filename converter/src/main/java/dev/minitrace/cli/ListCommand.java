@@ -15,13 +15,17 @@ import picocli.CommandLine.Spec;
         name = "list",
         mixinStandardHelpOptions = true,
         description = {
-            "Lists the local JVMs this user can attach to, with MiniTrace's state in each:",
+            "Lists the local JVMs this user can attach to, with MiniTrace's state in each.",
+            "",
             "  attached  tracing started by 'mt attach' (end it with 'mt stop PID')",
             "  agent     the agent was loaded with -javaagent (mt run)",
             "  -         MiniTrace is not loaded",
             "  ?         the JVM did not answer (refuses attach, older than Java 17, exiting)",
-            "Reading the state attaches to each JVM briefly (it reads their system properties).",
-        })
+            "Reading the state attaches to each JVM briefly (it reads their system",
+            "properties).",
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:listed", "2:bad command line"})
 public final class ListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -17,8 +17,16 @@ import picocli.CommandLine.Spec;
         name = "stop",
         mixinStandardHelpOptions = true,
         description = {
-            "Ends tracing started by 'mt attach': writes the recording to the attach's --out, stops it,",
-            "and gives every class the agent changed its original bytecode back.",
+            "Ends tracing started by 'mt attach' and restores the original bytecode.",
+            "",
+            "Writes the recording to the attach's --out, stops it, and gives every class the",
+            "agent changed its original bytecode back.",
+        },
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:recording written, bytecode restored",
+            "1:no such process, not a JVM, or MiniTrace is not attached to it",
+            "2:bad command line (unknown option, malformed value, non-numeric PID)",
         })
 public final class StopCommand implements Callable<Integer> {
     @Spec

@@ -1,0 +1,49 @@
+package dev.minitrace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Every subcommand's {@code --help} reads well and lists its exit statuses; {@code mt attach}'s own bad arguments. */
+class HelpTextTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void descriptionsFitTheHelpWidthAndStartWithACompleteSentence() {
+        CommandLine mt = Cli.commandLine(Main.class);
+        int width = mt.getUsageHelpWidth();
+        for (Map.Entry<String, CommandLine> e : mt.getSubcommands().entrySet()) {
+            String[] lines = e.getValue().getCommandSpec().usageMessage().description();
+            // 'mt --help' shows only the first line: it must not stop mid-sentence
+            assertTrue(lines[0].endsWith("."), () -> e.getKey() + ": first description line is not a sentence: " + lines[0]);
+            for (int i = 1; i < lines.length; i++) {
+                // lines after the first are laid out by hand: picocli would break a longer one
+                // mid-sentence and leave a ragged half-line before the next
+                String line = lines[i];
+                assertTrue(line.length() <= width, () -> e.getKey() + ": description line longer than " + width + ": " + line);
+            }
+        }
+    }
+
+    @Test
+    void everySubcommandListsItsExitStatuses() {
+        for (Map.Entry<String, CommandLine> e : Cli.commandLine(Main.class).getSubcommands().entrySet()) {
+            String help = e.getValue().getUsageMessage();
+            assertTrue(help.contains("Exit status:"), () -> e.getKey() + " --help lists no exit status:\n" + help);
+        }
+    }
+
+    @Test
+    void attachWithAMissingJfcIsAUsageErrorNamingTheFile() {
+        Path none = dir.resolve("none.jfc");
+        CommandOutcome o = CommandOutcome.of(new AttachCommand(), "1", "--jfc", none.toString());
+        assertEquals(ExitCodes.USAGE, o.status(), o::toString);
+        assertEquals("attach: --jfc " + none + ": no such file", o.err().strip());
+    }
+}
