@@ -16,6 +16,8 @@ public final class ConversionReport {
     int threads;
     long minitraceEvents;
     long methodTraceEvents;
+    /** Trace events of threads {@code --threads} did not select (skipped). */
+    long unselectedEvents;
     int gcs;
     boolean lostData;
     final List<String> warnings = new ArrayList<>();

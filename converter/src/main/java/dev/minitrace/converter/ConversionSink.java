@@ -177,6 +177,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         }
         ThreadState ts = state(threadKey);
         if (!ts.selected) {
+            report.unselectedEvents++;
             return;
         }
         long id = methodId & 0xFFFFFFFFL;
@@ -199,6 +200,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         }
         ThreadState ts = state(threadKey);
         if (!ts.selected) {
+            report.unselectedEvents++;
             return;
         }
         int classId = classIds.get(classKey);
@@ -242,6 +244,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
     public void methodTrace(long threadKey, long startNanos, long durationNanos, long methodKey) {
         ThreadState ts = state(threadKey);
         if (!ts.selected) {
+            report.unselectedEvents++;
             return;
         }
         int index = tracedMethodIndex.get(methodKey);

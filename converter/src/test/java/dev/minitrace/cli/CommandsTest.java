@@ -174,6 +174,17 @@ class CommandsTest {
     }
 
     @Test
+    void threadsMatchingNoThreadAreNamedNotReportedAsARecordingWithoutEvents() throws Exception {
+        Path out = dir.resolve("nothread.mtlog");
+        CommandOutcome c = CommandOutcome.mt("convert", "--threads", "no-such-thread", jfr.toString(), out.toString());
+        assertEquals(0, c.status(), c.err());
+        assertEquals(1, c.errLines().length, c.err());
+        // the recording has trace events; it is the filter that kept none of them
+        assertTrue(c.err().startsWith("convert: warning: --threads no-such-thread selects none of the traced threads"), c.err());
+        assertEquals(0, MtlogContent.read(out).byThread.size());
+    }
+
+    @Test
     void truncatedInputConvertsWithStatus3AndNoMinitraceIsSaid() throws Exception {
         byte[] all = Files.readAllBytes(jfr);
         Path cut = dir.resolve("cut.jfr");
