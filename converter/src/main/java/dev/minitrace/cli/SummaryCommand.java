@@ -61,6 +61,9 @@ public final class SummaryCommand implements Callable<Integer> {
                 }
                 Path dir = Files.createTempDirectory("minitrace-summary-");
                 Path log = dir.resolve("summary.mtlog");
+                // removed on Ctrl-C too (deleteOnExit deletes in reverse order: the log, then its folder)
+                dir.toFile().deleteOnExit();
+                log.toFile().deleteOnExit();
                 try {
                     ConversionReport report = new Converter(ConvertOptions.defaults(), source)
                             .convert(file, log, null);

@@ -64,6 +64,9 @@ public final class MtlogWriter implements Closeable {
         this.recordsPerBlock = recordsPerBlock;
         Path dir = this.target.getParent();
         this.temp = createTemp(dir, this.target.getFileName().toString());
+        // Ctrl-C or kill during a long conversion: close() never runs, but JVM shutdown does;
+        // without this a hidden temporary file as large as the log stays behind
+        this.temp.toFile().deleteOnExit();
         this.channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         ByteBuffer h = ByteBuffer.allocate(MtlogFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         h.put(MtlogFormat.MAGIC).putShort((short) MtlogFormat.MAJOR).putShort((short) MtlogFormat.MINOR)
