@@ -55,6 +55,11 @@ public final class PrintCommand implements Callable<Integer> {
         } catch (NoSuchFileException e) {
             throw new CliException(file + ": no such file");
         } catch (IOException e) {
+            if (SummaryCommand.isJfr(file)) {
+                // the likeliest mistake: point the user at the step they skipped
+                throw new CliException(file + ": a JFR recording, not an .mtlog file: convert it first (mt convert "
+                        + file + " OUT.mtlog) or use mt summary");
+            }
             throw new CliException(file + ": " + e.getMessage());
         }
     }

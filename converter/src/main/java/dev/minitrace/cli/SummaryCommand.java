@@ -52,7 +52,7 @@ public final class SummaryCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
-            if (isJfr(file)) {
+            if (startsWithFlr(file)) {
                 RecordingSource source;
                 try {
                     source = Engines.byName(engine);
@@ -82,7 +82,16 @@ public final class SummaryCommand implements Callable<Integer> {
                     Files.deleteIfExists(dir);
                 }
             }
-            return summarize(file, out, err);
+            try {
+                return summarize(file, out, err);
+            } catch (IOException e) {
+                if (e instanceof NoSuchFileException || !looksUnknown(file)) {
+                    throw e;
+                }
+                // summary takes both formats: naming only .mtlog would mislead about a broken .jfr
+                throw new CliException(file + ": neither an .mtlog file nor a JFR recording"
+                        + (Files.size(file) == 0 ? " (empty file)" : ""));
+            }
         } catch (NoSuchFileException e) {
             throw new CliException(file + ": no such file");
         } catch (JfrInputException e) {
@@ -105,7 +114,24 @@ public final class SummaryCommand implements Callable<Integer> {
         }
     }
 
-    private static boolean isJfr(Path f) throws IOException {
+    /** True when {@code f} starts with neither format's magic (or is too short for either). */
+    private static boolean looksUnknown(Path f) throws IOException {
+        try (InputStream in = Files.newInputStream(f)) {
+            byte[] b = in.readNBytes(5);
+            return !(b.length == 5 && b[0] == 'M' && b[1] == 'T' && b[2] == 'L' && b[3] == 'O' && b[4] == 'G');
+        }
+    }
+
+    /** True when {@code f} starts with JFR's chunk magic {@code FLR\0}. */
+    static boolean isJfr(Path f) {
+        try {
+            return startsWithFlr(f);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean startsWithFlr(Path f) throws IOException {
         try (InputStream in = Files.newInputStream(f)) {
             byte[] b = in.readNBytes(4);
             return b.length == 4 && b[0] == 'F' && b[1] == 'L' && b[2] == 'R' && b[3] == 0;

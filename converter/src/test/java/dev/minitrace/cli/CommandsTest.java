@@ -124,8 +124,9 @@ class CommandsTest {
             {new String[] {"convert", "--from", "yesterday", jfr.toString(), out.toString()}, 2, "malformed time"},
             {new String[] {"convert", jfr.toString()}, 2, "Missing required parameter"},
             {new String[] {"print", text.toString()}, 1, "not an .mtlog file"},
-            {new String[] {"print", jfr.toString()}, 1, "bad magic"},
-            {new String[] {"summary", empty.toString()}, 1, "empty"},
+            {new String[] {"print", jfr.toString()}, 1, "a JFR recording, not an .mtlog file: convert it first"},
+            {new String[] {"summary", empty.toString()}, 1, "neither an .mtlog file nor a JFR recording (empty file)"},
+            {new String[] {"summary", text.toString()}, 1, "neither an .mtlog file nor a JFR recording"},
         };
         for (Object[] k : cases) {
             CommandOutcome r = CommandOutcome.mt((String[]) k[0]);
