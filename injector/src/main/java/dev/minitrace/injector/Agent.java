@@ -6,6 +6,7 @@ import dev.minitrace.injector.attach.Filters;
 import dev.minitrace.injector.attach.Instrumenter;
 import dev.minitrace.injector.runtime.Capture;
 import dev.minitrace.injector.runtime.Enablement;
+import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.Trace;
 import java.lang.instrument.Instrumentation;
@@ -124,6 +125,8 @@ public final class Agent {
         System.setProperty(AttachSession.STATE_PROPERTY, "premain");
         // Registered with retransformation (when the JVM allows it) so that the filter setting of
         // a recording can change the selection later (see Filters).
+        TraceClock.open(inst, options.stampEvery());
+        Trace.preferBuffered(options.bufferMethods());
         TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
         try {

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The parsed agent options. Syntax (see {@link Agent} and {@code docs/agent.md}):
  * <pre>
- *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | capture=FILTERS | verbose
+ *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | capture=FILTERS
+ *                                    | methods=buffer|events | stamp=tick|every | verbose
  *   FILTERS = filter[;filter...]   EVENTS = event[+event...]  (event = method | lock | alloc)
  * </pre>
  * A {@code ,} starts a new option only when the text after it starts with a known key
@@ -23,11 +24,22 @@ import java.util.List;
  * @param allocEvents instrument allocations
  * @param verbose log what is instrumented on stderr
  * @param captures filters of the methods whose calls are captured (minitrace.MethodCapture); empty: none
+ * @param bufferMethods record method entries and exits as packed per-thread records
+ *        ({@code minitrace.MethodBuffer}, the default) rather than one event each
+ * @param stampEvery read the clock for every buffered record, not only when its time could matter
  */
 public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-        boolean allocEvents, boolean verbose, List<Filter> captures) {
+        boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery) {
 
-    private static final String[] KEYS = {"include=", "exclude=", "events=", "capture=", "verbose"};
+    private static final String[] KEYS = {"include=", "exclude=", "events=", "capture=", "methods=", "stamp=", "verbose"};
+    private static final String EXPECTED = "expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, "
+            + "methods=buffer|events, stamp=tick|every or verbose";
+
+    /** Options with method records buffered and stamped when needed. */
+    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
+            boolean allocEvents, boolean verbose, List<Filter> captures) {
+        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, captures, true, false);
+    }
 
     /** Options without capture. */
     public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
@@ -65,6 +77,8 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         List<Filter> captures = null;
         int events = -1;
         boolean verbose = false;
+        Boolean buffer = null;
+        Boolean every = null;
         for (String option : options) {
             if (option.startsWith("include=")) {
                 if (includes != null) {
@@ -86,18 +100,40 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
                     throw new IllegalArgumentException("option 'events=' given twice; expected it at most once (join events with '+')");
                 }
                 events = parseEvents(option.substring("events=".length()));
+            } else if (option.startsWith("methods=")) {
+                if (buffer != null) {
+                    throw new IllegalArgumentException("option 'methods=' given twice; expected it at most once");
+                }
+                buffer = choice(option, "methods", "buffer", "events");
+            } else if (option.startsWith("stamp=")) {
+                if (every != null) {
+                    throw new IllegalArgumentException("option 'stamp=' given twice; expected it at most once");
+                }
+                every = !choice(option, "stamp", "tick", "every");
             } else if (option.equals("verbose")) {
                 verbose = true;
             } else {
-                throw new IllegalArgumentException("unknown option '" + option
-                        + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS or verbose");
+                throw new IllegalArgumentException("unknown option '" + option + "'; " + EXPECTED);
             }
         }
         if (events < 0) {
             events = 7;
         }
         return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
-                (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose, captures == null ? List.of() : captures);
+                (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose, captures == null ? List.of() : captures,
+                buffer == null || buffer, every != null && every);
+    }
+
+    /** True for {@code first}, false for {@code second}; anything else is an error naming both. */
+    private static boolean choice(String option, String key, String first, String second) {
+        String value = option.substring(key.length() + 1);
+        if (value.equals(first)) {
+            return true;
+        }
+        if (value.equals(second)) {
+            return false;
+        }
+        throw new IllegalArgumentException("option '" + option + "': expected " + key + "=" + first + " or " + key + "=" + second);
     }
 
     private static List<String> splitOptions(String args) {
@@ -108,8 +144,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
             } else {
                 String previous = options.remove(options.size() - 1);
                 if (previous.equals("verbose")) {
-                    throw new IllegalArgumentException("unknown option '" + token
-                            + "'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS or verbose");
+                    throw new IllegalArgumentException("unknown option '" + token + "'; " + EXPECTED);
                 }
                 // A continuation: one more filter or event of the previous option.
                 options.add(previous + ";" + token);

@@ -58,8 +58,15 @@ public final class OverheadBench {
         configs.put("a", new Config("no agent", "plain", List.of()));
         configs.put("b", new Config("agent, no recording", "plain",
                 List.of("-javaagent:" + agent + "=include=" + plainFilter)));
-        configs.put("c", new Config("agent + recording (method events)", "plain",
+        configs.put("c", new Config("agent + recording (method records, buffered: the default)", "plain",
                 List.of("-javaagent:" + agent + "=include=" + plainFilter,
+                        "-XX:StartFlightRecording:settings=" + jfcMethods + ",maxsize=0,filename=" + jfr)));
+        // The same agent with its two other ways of recording method events, to show what each costs.
+        configs.put("c-every", new Config("as c, every record stamped (stamp=every)", "plain",
+                List.of("-javaagent:" + agent + "=include=" + plainFilter + ",stamp=every",
+                        "-XX:StartFlightRecording:settings=" + jfcMethods + ",maxsize=0,filename=" + jfr)));
+        configs.put("c-events", new Config("as c, one JFR event per entry and exit (methods=events)", "plain",
+                List.of("-javaagent:" + agent + "=include=" + plainFilter + ",methods=events",
                         "-XX:StartFlightRecording:settings=" + jfcMethods + ",maxsize=0,filename=" + jfr)));
         if (feature >= 25) {
             configs.put("d", new Config("JEP 520 jdk.MethodTrace, no agent", "plain",
@@ -92,11 +99,11 @@ public final class OverheadBench {
         double a = ChildJvm.median(results.get("a"));
         double aRich = ChildJvm.median(results.get("a'"));
         System.out.println();
-        System.out.println("config  median ns/tree  ns per traced call (x - baseline)/10   description");
+        System.out.println("config    median ns/tree  ns per traced call (x - baseline)/10   description");
         for (Map.Entry<String, Config> e : configs.entrySet()) {
             double x = ChildJvm.median(results.get(e.getKey()));
             double base = e.getValue().mode.equals("rich") ? aRich : a;
-            System.out.printf(Locale.ROOT, "%-6s  %14.1f  %36.2f   %s%n", e.getKey(), x,
+            System.out.printf(Locale.ROOT, "%-8s  %14.1f  %36.2f   %s%n", e.getKey(), x,
                     (x - base) / CallTreeWorkload.DEPTH, e.getValue().description);
         }
         double b = ChildJvm.median(results.get("b"));
@@ -106,6 +113,8 @@ public final class OverheadBench {
         if (results.containsKey("d")) {
             double d = ChildJvm.median(results.get("d"));
             System.out.printf(Locale.ROOT, "Enabled overhead ratio (c - a) / (d - a): %.2f (target <= 1.00)%n", (c - a) / (d - a));
+            System.out.printf(Locale.ROOT, "  with stamp=every: %.2f; with methods=events: %.2f%n",
+                    (ChildJvm.median(results.get("c-every")) - a) / (d - a), (ChildJvm.median(results.get("c-events")) - a) / (d - a));
         } else {
             System.out.println("(d) needs JDK 25 or later: run with --java <JDK 25 home> for the JEP 520 comparison");
         }
@@ -114,7 +123,7 @@ public final class OverheadBench {
     private static Path writeJfc(Path file, boolean locksAndAllocs) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<configuration version=\"2.0\" label=\"bench\">\n");
-        List<String> events = new ArrayList<>(List.of("minitrace.MethodEntry", "minitrace.MethodExit"));
+        List<String> events = new ArrayList<>(List.of("minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer"));
         if (locksAndAllocs) {
             events.addAll(List.of("minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc"));
         }

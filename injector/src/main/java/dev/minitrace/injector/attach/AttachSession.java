@@ -3,6 +3,8 @@ package dev.minitrace.injector.attach;
 import dev.minitrace.injector.AgentOptions;
 import dev.minitrace.injector.TraceTransformer;
 import dev.minitrace.injector.runtime.Enablement;
+import dev.minitrace.injector.runtime.Trace;
+import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
@@ -97,6 +99,8 @@ public final class AttachSession implements FlightRecorderListener {
         Path partial = out.resolveSibling("." + out.getFileName() + ".part");
         Files.deleteIfExists(partial);
 
+        TraceClock.open(inst, options.stampEvery());
+        Trace.preferBuffered(options.bufferMethods());
         TraceTransformer transformer = new TraceTransformer(options, true);
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
         Recording recording = new Recording(settings);

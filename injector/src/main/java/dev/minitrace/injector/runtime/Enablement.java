@@ -4,6 +4,7 @@ import dev.minitrace.events.LockAcquireEvent;
 import dev.minitrace.events.MethodCaptureEvent;
 import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.events.LockReleaseEvent;
+import dev.minitrace.events.MethodBufferEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
 import dev.minitrace.events.ObjectAllocEvent;
@@ -35,7 +36,11 @@ public final class Enablement implements FlightRecorderListener {
     private static boolean definitionsHooked;
     private static boolean installed;
     private static final Object INSTALL_LOCK = new Object();
-    private static final Runnable COMMIT_ALL = MethodRegistry::commitAll;
+    /** At every chunk boundary: every thread's buffered records, then every method definition. */
+    private static final Runnable COMMIT_ALL = () -> {
+        TraceBuffers.flushAll();
+        MethodRegistry.commitAll();
+    };
     /** True once JFR is initialized: before that no recording exists and no event is worth committing. */
     private static volatile boolean jfrReady;
 
@@ -82,7 +87,7 @@ public final class Enablement implements FlightRecorderListener {
      * defines classes, and so runs transformers that may be traced code needing the same class.
      */
     public static void initializeEventClasses() {
-        Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
+        Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, MethodBufferEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
             ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class};
         for (Class<?> c : events) {
             try {
@@ -146,12 +151,16 @@ public final class Enablement implements FlightRecorderListener {
                     }
                 }
             }
+            boolean bufferOn = on(MethodBufferEvent.class, MethodBufferEvent.NAME, running);
             boolean method = on(MethodEntryEvent.class, MethodEntryEvent.NAME, running)
-                    || on(MethodExitEvent.class, MethodExitEvent.NAME, running);
+                    || on(MethodExitEvent.class, MethodExitEvent.NAME, running) || bufferOn;
+            // Buffered records need the MethodBuffer event and JFR's tick counter; otherwise one
+            // event per entry and exit, as a profile without minitrace.MethodBuffer asks.
+            boolean buffer = method && bufferOn && Trace.preferBuffered && TraceClock.ready();
             boolean lock = on(LockAcquireEvent.class, LockAcquireEvent.NAME, running)
                     || on(LockReleaseEvent.class, LockReleaseEvent.NAME, running);
             boolean alloc = on(ObjectAllocEvent.class, ObjectAllocEvent.NAME, running);
-            Trace.setEnabled(method, lock, alloc);
+            Trace.setEnabled(method, buffer, lock, alloc);
             Capture.setEnabled(on(MethodCaptureEvent.class, MethodCaptureEvent.NAME, running));
         } catch (Throwable t) {
             // Never let a listener failure reach JFR; keep the previous flags.

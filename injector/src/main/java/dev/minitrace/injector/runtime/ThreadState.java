@@ -22,6 +22,8 @@ final class ThreadState {
     int[] pendingDepths = new int[8];
     /** Number of pending constructors. */
     int pending;
+    /** Packed method records not yet committed; null until the first buffered record. */
+    TraceBuffer buffer;
 
     /** Method ids of the open captured calls of this thread (innermost last). */
     int[] captureIds = new int[4];

@@ -15,6 +15,10 @@ import dev.minitrace.events.ObjectAllocEvent;
  *
  * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
  * event kinds, starting at 1.
+ *
+ * <p>Method entries and exits go, by default, into the thread's {@link TraceBuffer} as packed
+ * records (one {@code minitrace.MethodBuffer} event per few hundred), and otherwise one
+ * {@code minitrace.MethodEntry}/{@code MethodExit} event each; the sequence is shared either way.
  */
 public final class Trace {
     /** True when a running recording may enable method entry or exit events. */
@@ -25,6 +29,10 @@ public final class Trace {
     static volatile boolean allocOn;
     /** Changes whenever method events are switched on or off (see ThreadState#epoch). */
     static volatile int epoch;
+    /** Method records go to per-thread buffers (written before {@link #methodOn}, read after it). */
+    static boolean buffered;
+    /** The agent's choice ({@code methods=}); {@link Enablement} turns {@link #buffered} on when JFR allows. */
+    static volatile boolean preferBuffered = true;
 
     private static final ThreadLocal<ThreadState> STATE = new ThreadLocal<ThreadState>() {
         @Override
@@ -55,6 +63,14 @@ public final class Trace {
             try {
                 sync(s);
                 s.depth++;
+                if (buffered) {
+                    TraceBuffer b = s.buffer;
+                    if (b == null) {
+                        b = newBuffer(s);
+                    }
+                    b.record(TraceBuffer.ENTRY, methodId, 0, ++s.sequence);
+                    return;
+                }
                 MethodEntryEvent e = new MethodEntryEvent();
                 if (e.shouldCommit()) {
                     e.methodId = methodId;
@@ -96,7 +112,12 @@ public final class Trace {
                 sync(s);
                 unwindStale(s);
                 commitExit(s, methodId, bci, exceptional);
-                s.depth--;
+                if (--s.depth <= 0 && s.buffer != null && s.buffer.virtual) {
+                    // A virtual thread often ends right after its task: commit now rather than
+                    // keep one buffer per finished virtual thread until the next chunk boundary.
+                    TraceBuffers.retire(s.buffer);
+                    s.buffer = null;
+                }
             } finally {
                 s.busy = false;
             }
@@ -202,6 +223,14 @@ public final class Trace {
     }
 
     private static void commitExit(ThreadState s, int methodId, int bci, boolean exceptional) {
+        if (buffered) {
+            TraceBuffer b = s.buffer;
+            if (b == null) {
+                b = newBuffer(s);
+            }
+            b.record(exceptional ? TraceBuffer.EXIT_BY_EXCEPTION : TraceBuffer.EXIT, methodId, bci, ++s.sequence);
+            return;
+        }
         MethodExitEvent e = new MethodExitEvent();
         if (e.shouldCommit()) {
             e.methodId = methodId;
@@ -210,6 +239,22 @@ public final class Trace {
             e.sequence = ++s.sequence;
             e.commit();
         }
+    }
+
+    private static TraceBuffer newBuffer(ThreadState s) {
+        TraceBuffer b = TraceBuffers.create(s.sequence + 1);
+        s.buffer = b;
+        return b;
+    }
+
+    /** Whether method records go to per-thread buffers now (for tests and verbose output). */
+    public static boolean bufferedMethods() {
+        return buffered;
+    }
+
+    /** The agent option {@code methods=}: buffered records (true) or one event per entry and exit. */
+    public static void preferBuffered(boolean buffer) {
+        preferBuffered = buffer;
     }
 
     /** Resets the per-thread frame bookkeeping when enablement changed since its last use. */
@@ -307,6 +352,12 @@ public final class Trace {
     }
 
     /** Sets the enablement flags; called by {@link Enablement}. */
+    static void setEnabled(boolean method, boolean buffer, boolean lock, boolean alloc) {
+        buffered = buffer;
+        setEnabled(method, lock, alloc);
+    }
+
+    /** Sets the enablement flags, method records keeping their current form. */
     static void setEnabled(boolean method, boolean lock, boolean alloc) {
         if (method != methodOn) {
             epoch++;

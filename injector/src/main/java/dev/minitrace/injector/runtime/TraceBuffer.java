@@ -1,0 +1,233 @@
+package dev.minitrace.injector.runtime;
+
+import dev.minitrace.events.MethodBufferEvent;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+
+/**
+ * One thread's packed method records (format: {@code docs/trace-buffer.md}), committed as
+ * {@link MethodBufferEvent}s.
+ *
+ * <p>Only the owner thread writes records, without locks: it stores the chars, then publishes the
+ * new {@link #position} with release semantics (a plain store on x86). Two parties commit: the
+ * owner when the buffer is full, and JFR's periodic thread at every chunk boundary (so a dump holds
+ * every record made before it). They exclude each other with {@link #flushing}, a flag the periodic
+ * thread only tries once: it never waits for an application thread. The periodic thread reads
+ * chars only below the published position, where the owner no longer writes until it has the flag.
+ */
+final class TraceBuffer {
+    /** Kinds of the header char. */
+    static final int ENTRY = 0;
+    static final int EXIT = 1;
+    static final int EXIT_BY_EXCEPTION = 2;
+    static final int SKIP = 3;
+    static final int STAMPED = 4;
+
+    /** Most chars one call of {@link #record} writes: a skip (1 + 11) and a stamped exit (1 + 6 + 6 + 11). */
+    private static final int MAX_WRITE = 36;
+    private static final int INITIAL_CHARS = 256;
+    /** Large enough to commit a few hundred records at once, small enough that JFR's event fits its 8 KB thread buffer (3 bytes reserved per char). */
+    static final int MAX_CHARS = 2048;
+
+    private static final VarHandle POSITION;
+    private static final VarHandle FLUSHING;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            POSITION = l.findVarHandle(TraceBuffer.class, "position", int.class);
+            FLUSHING = l.findVarHandle(TraceBuffer.class, "flushing", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Thread owner;
+    /** Virtual threads retire their buffer when their outermost traced frame returns. */
+    final boolean virtual;
+
+    // Owner only (read by the flusher under the flag after the owner released it).
+    private char[] chars = new char[INITIAL_CHARS];
+    @SuppressWarnings("unused") // through POSITION
+    private int position;
+    private long expectedSequence;
+    private long lastStamp;
+    private int lastTick;
+    private WeakReference<Object> seen;
+    private long records;
+
+    // Guarded by the flag.
+    @SuppressWarnings("unused") // through FLUSHING
+    private volatile int flushing;
+    private int flushed;
+    private long flushedSequence;
+    private long flushedBase;
+    private long flushedRecords;
+
+    TraceBuffer(Thread owner, long nextSequence) {
+        this.owner = owner;
+        this.virtual = owner.getClass().getName().equals("java.lang.VirtualThread");
+        this.expectedSequence = nextSequence;
+        this.flushedSequence = nextSequence;
+        this.lastStamp = TraceClock.ticks();
+        this.flushedBase = lastStamp;
+        this.seen = new WeakReference<>(null); // cleared: the first record is stamped
+    }
+
+    /** Appends a method record of {@code kind} with sequence {@code sequence}; {@code bci} only for {@link #EXIT}. */
+    void record(int kind, int methodId, int bci, long sequence) {
+        char[] c = chars;
+        int p = position;
+        if (p > c.length - MAX_WRITE) {
+            p = flushFull();
+            c = chars;
+        }
+        long gap = sequence - expectedSequence;
+        if (gap != 0) {
+            c[p++] = (char) SKIP;
+            p = putVarint(c, p, gap);
+        }
+        expectedSequence = sequence + 1;
+        int now = TraceClock.tick;
+        if (now != lastTick || TraceClock.stampEvery || seen.refersTo(null)) {
+            long ticks = TraceClock.ticks();
+            c[p++] = (char) (kind | STAMPED);
+            p = putVarint(c, p, methodId);
+            if (kind == EXIT) {
+                p = putVarint(c, p, bci);
+            }
+            p = putVarint(c, p, ticks - lastStamp);
+            lastStamp = ticks;
+            lastTick = now;
+            if (seen.refersTo(null)) {
+                seen = TraceClock.sentinel();
+            }
+        } else {
+            c[p++] = (char) kind;
+            p = putVarint(c, p, methodId);
+            if (kind == EXIT) {
+                p = putVarint(c, p, bci);
+            }
+        }
+        records++;
+        POSITION.setRelease(this, p);
+    }
+
+    private static int putVarint(char[] c, int p, long v) {
+        while ((v & ~0x3FL) != 0) {
+            c[p++] = (char) (0x40 | (v & 0x3F));
+            v >>>= 6;
+        }
+        c[p++] = (char) v;
+        return p;
+    }
+
+    /** Owner: commits everything not yet committed, then starts over (larger, up to {@link #MAX_CHARS}). */
+    int flushFull() {
+        while (!FLUSHING.compareAndSet(this, 0, 1)) {
+            Thread.onSpinWait(); // the periodic thread holds it for one commit
+        }
+        try {
+            commit(flushed, position, records - flushedRecords, flushedSequence, flushedBase);
+            flushed = 0;
+            flushedRecords = records;
+            flushedSequence = expectedSequence;
+            flushedBase = lastStamp;
+            if (chars.length < MAX_CHARS) {
+                chars = new char[Math.min(MAX_CHARS, chars.length * 2)];
+            }
+            POSITION.setRelease(this, 0);
+            return 0;
+        } finally {
+            FLUSHING.setRelease(this, 0);
+        }
+    }
+
+    /**
+     * Any thread: commits the records published so far, unless the owner is committing right now
+     * (then its commit holds them). Never waits.
+     */
+    void flushPublished() {
+        if (!FLUSHING.compareAndSet(this, 0, 1)) {
+            return;
+        }
+        try {
+            int end = (int) POSITION.getAcquire(this);
+            int from = flushed;
+            if (end <= from) {
+                return;
+            }
+            // Count what the range holds: the owner's counters run ahead of the published position.
+            char[] c = chars;
+            long count = 0;
+            long skipped = 0;
+            long ticks = flushedBase;
+            int p = from;
+            while (p < end) {
+                int h = c[p++];
+                int kind = h & 3;
+                if (kind == SKIP) {
+                    long v = 0;
+                    int shift = 0;
+                    int ch;
+                    do {
+                        ch = c[p++];
+                        v |= (long) (ch & 0x3F) << shift;
+                        shift += 6;
+                    } while ((ch & 0x40) != 0);
+                    skipped += v;
+                    continue;
+                }
+                p = skipVarint(c, p);
+                if (kind == EXIT) {
+                    p = skipVarint(c, p);
+                }
+                if ((h & STAMPED) != 0) {
+                    long v = 0;
+                    int shift = 0;
+                    int ch;
+                    do {
+                        ch = c[p++];
+                        v |= (long) (ch & 0x3F) << shift;
+                        shift += 6;
+                    } while ((ch & 0x40) != 0);
+                    ticks += v;
+                }
+                count++;
+            }
+            commit(from, end, count, flushedSequence, flushedBase);
+            flushed = end;
+            flushedRecords += count;
+            flushedSequence += count + skipped;
+            flushedBase = ticks;
+        } finally {
+            FLUSHING.setRelease(this, 0);
+        }
+    }
+
+    private static int skipVarint(char[] c, int p) {
+        while ((c[p++] & 0x40) != 0) {
+            // continuation chars
+        }
+        return p;
+    }
+
+    private void commit(int from, int to, long count, long firstSequence, long baseTime) {
+        if (count == 0) {
+            return; // only skips: the next event's first sequence accounts for them
+        }
+        MethodBufferEvent e = new MethodBufferEvent();
+        if (e.shouldCommit()) {
+            e.tracedThread = owner;
+            e.tracedThreadId = owner.getId();
+            e.tracedThreadName = owner.getName();
+            e.firstSequence = firstSequence;
+            e.recordCount = (int) count;
+            e.baseTime = baseTime;
+            e.ticksPerSecond = TraceClock.frequency();
+            e.records = new String(chars, from, to - from);
+            e.commit();
+        }
+    }
+}

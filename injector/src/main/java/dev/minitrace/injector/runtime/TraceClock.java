@@ -1,0 +1,184 @@
+package dev.minitrace.injector.runtime;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The time source of buffered method records and the two cheap signals that decide when a record
+ * needs a clock read at all (see {@code docs/trace-buffer.md}).
+ *
+ * <ul>
+ * <li>Ticks come from JFR's own counter ({@code jdk.jfr.internal.JVM.counterTime()}, the clock of
+ * every JFR timestamp), so record times compare exactly with GC pause times. Reaching it needs
+ * {@code jdk.jfr.internal} exported to the agent, which only {@link Instrumentation} can do.</li>
+ * <li>A ticker thread advances {@link #tick} once per millisecond: a record made in the same tick
+ * as its thread's last stamped record shares that stamp, which bounds the error of shared stamps.</li>
+ * <li>A weak reference to a young object is cleared by every stop-the-world collection, so a thread
+ * whose remembered reference still holds its object knows no pause came between its last stamp and
+ * now, and its records land on the right side of every fragment boundary without a clock read.</li>
+ * </ul>
+ */
+public final class TraceClock {
+    /** Advanced by the ticker; read by every buffered record. */
+    static volatile int tick;
+    /** True when every record must be stamped (option, or a collector the sentinel cannot follow). */
+    static boolean stampEvery;
+    /** The current GC sentinel; replaced by the first thread that finds it cleared. */
+    private static volatile WeakReference<Object> sentinel = new WeakReference<>(new Object());
+
+    private static boolean exported;
+    private static boolean stampOption;
+    private static volatile int state; // 0 unknown, 1 ready, -1 unavailable
+    private static final long TICK_NANOS = 1_000_000L;
+
+    // Collectors whose every pause that the converter can cut a fragment at (see docs/mtlog-format.md)
+    // clears young weak referents inside the pause: measured for each with a test.
+    private static final Set<String> STOP_THE_WORLD_COLLECTORS = Set.of("Copy", "MarkSweepCompact", "PS Scavenge",
+            "PS MarkSweep", "G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC");
+
+    private TraceClock() {
+    }
+
+    /**
+     * Opens {@code jdk.jfr.internal} to the agent. Called once at agent start, before JFR exists;
+     * failing leaves buffered records off (the agent then commits one event per record).
+     *
+     * @param everyRecord the {@code stamp=every} agent option
+     */
+    public static synchronized void open(Instrumentation inst, boolean everyRecord) {
+        stampOption = everyRecord;
+        try {
+            Module jfr = ModuleLayer.boot().findModule("jdk.jfr").orElse(null);
+            if (jfr == null) {
+                return;
+            }
+            inst.redefineModule(jfr, Set.of(), Map.of("jdk.jfr.internal", Set.of(TraceClock.class.getModule())),
+                    Map.of(), Set.of(), Map.of());
+            exported = true;
+        } catch (Throwable t) {
+            exported = false;
+        }
+    }
+
+    /**
+     * Whether buffered records can be stamped; resolves JFR's counter the first time (JFR must be
+     * initialized by then) and starts the ticker.
+     */
+    static synchronized boolean ready() {
+        if (state != 0) {
+            return state > 0;
+        }
+        state = -1;
+        if (!exported) {
+            return false;
+        }
+        try {
+            if (Counter.frequency() <= 0 || Counter.ticks() == 0) {
+                return false;
+            }
+            stampEvery = stampOption || !sentinelFollowsCollectors();
+            Thread ticker = new Thread(TraceClock::runTicker, "minitrace-ticker");
+            ticker.setDaemon(true);
+            ticker.start();
+            state = 1;
+            return true;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /** JFR's tick count now. */
+    static long ticks() {
+        return Counter.ticks();
+    }
+
+    /** Ticks per second of {@link #ticks}. */
+    static long frequency() {
+        return Counter.frequency();
+    }
+
+    /** A sentinel whose object is alive now: cleared by the next stop-the-world collection. */
+    static WeakReference<Object> sentinel() {
+        WeakReference<Object> s = sentinel;
+        if (s.refersTo(null)) {
+            s = new WeakReference<>(new Object());
+            sentinel = s;
+        }
+        return s;
+    }
+
+    private static boolean sentinelFollowsCollectors() {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (!STOP_THE_WORLD_COLLECTORS.contains(gc.getName())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void runTicker() {
+        while (true) {
+            // While no method tracing runs the tick need not move; wake rarely.
+            LockSupport.parkNanos(Trace.methodOn ? TICK_NANOS : 50 * TICK_NANOS);
+            tick++;
+        }
+    }
+
+    /** The resolved counter; its static final handles let the JIT call the intrinsic directly. */
+    private static final class Counter {
+        private static final MethodHandle COUNTER_TIME;
+        private static final long FREQUENCY;
+
+        static {
+            try {
+                Class<?> jvm = Class.forName("jdk.jfr.internal.JVM");
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                COUNTER_TIME = lookup.findStatic(jvm, "counterTime", MethodType.methodType(long.class));
+                FREQUENCY = readFrequency(jvm, lookup);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        static long ticks() {
+            try {
+                return (long) COUNTER_TIME.invokeExact();
+            } catch (Throwable t) {
+                return 0;
+            }
+        }
+
+        static long frequency() {
+            return FREQUENCY;
+        }
+
+        // JDK 17 has an instance method on JVM.getJVM(), later JDKs a static one.
+        private static long readFrequency(Class<?> jvm, MethodHandles.Lookup lookup) throws ReflectiveOperationException {
+            try {
+                MethodHandle h;
+                Object[] args;
+                try {
+                    h = lookup.findStatic(jvm, "getTicksFrequency", MethodType.methodType(long.class));
+                    args = new Object[0];
+                } catch (NoSuchMethodException | IllegalAccessException e) {
+                    // JDK 17: an instance method (findStatic reports it as not accessible)
+                    h = lookup.findVirtual(jvm, "getTicksFrequency", MethodType.methodType(long.class));
+                    args = new Object[] {lookup.findStatic(jvm, "getJVM", MethodType.methodType(jvm)).invoke()};
+                }
+                return (long) h.invokeWithArguments(args);
+            } catch (ReflectiveOperationException e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        }
+    }
+}
