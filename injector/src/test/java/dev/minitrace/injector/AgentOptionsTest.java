@@ -50,6 +50,17 @@ class AgentOptionsTest {
     }
 
     @Test
+    void methodRecordsAreBufferedAndStampedWhenNeededUnlessAsked() {
+        AgentOptions defaults = AgentOptions.parse("include=a.B");
+        assertTrue(defaults.bufferMethods());
+        assertFalse(defaults.stampEvery());
+        AgentOptions events = AgentOptions.parse("methods=events,stamp=every");
+        assertFalse(events.bufferMethods());
+        assertTrue(events.stampEvery());
+        assertTrue(AgentOptions.parse("stamp=tick,methods=buffer").bufferMethods());
+    }
+
+    @Test
     void captureTakesFiltersLikeInclude() {
         AgentOptions o = AgentOptions.parse("include=a.*,capture=a.B::m;c.D,verbose");
         assertEquals(List.of("a.B::m", "c.D"), texts(o.captures()));
@@ -60,7 +71,10 @@ class AgentOptionsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "bogus=1|unknown option 'bogus=1'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS or verbose",
+        "bogus=1|unknown option 'bogus=1'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, methods=buffer|events, stamp=tick|every or verbose",
+        "methods=fast|option 'methods=fast': expected methods=buffer or methods=events",
+        "stamp=|option 'stamp=': expected stamp=tick or stamp=every",
+        "methods=events,methods=buffer|option 'methods=' given twice",
         "include=|option 'include=' has no filter",
         "exclude=  |option 'exclude=' has no filter",
         "include=a.B;;c.D|empty filter",

@@ -3,7 +3,6 @@ package dev.minitrace.injector.runtime;
 import dev.minitrace.events.MethodBufferEvent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.ref.WeakReference;
 
 /**
  * One thread's packed method records (format: {@code docs/trace-buffer.md}), committed as
@@ -54,7 +53,7 @@ final class TraceBuffer {
     private long expectedSequence;
     private long lastStamp;
     private int lastTick;
-    private WeakReference<Object> seen;
+    private long lastGc = -1; // no count yet: the first record is stamped
     private long records;
 
     // Guarded by the flag.
@@ -72,7 +71,6 @@ final class TraceBuffer {
         this.flushedSequence = nextSequence;
         this.lastStamp = TraceClock.ticks();
         this.flushedBase = lastStamp;
-        this.seen = new WeakReference<>(null); // cleared: the first record is stamped
     }
 
     /** Appends a method record of {@code kind} with sequence {@code sequence}; {@code bci} only for {@link #EXIT}. */
@@ -89,8 +87,12 @@ final class TraceBuffer {
             p = putVarint(c, p, gap);
         }
         expectedSequence = sequence + 1;
+        // Tick and GC count are read before the clock: a pause between them makes the next
+        // record stamp again, never share a time from before the pause.
         int now = TraceClock.tick;
-        if (now != lastTick || TraceClock.stampEvery || seen.refersTo(null)) {
+        boolean every = TraceClock.stampEvery;
+        long gc = every ? 0 : GcCounters.count();
+        if (every || now != lastTick || gc != lastGc) {
             long ticks = TraceClock.ticks();
             c[p++] = (char) (kind | STAMPED);
             p = putVarint(c, p, methodId);
@@ -100,9 +102,7 @@ final class TraceBuffer {
             p = putVarint(c, p, ticks - lastStamp);
             lastStamp = ticks;
             lastTick = now;
-            if (seen.refersTo(null)) {
-                seen = TraceClock.sentinel();
-            }
+            lastGc = gc;
         } else {
             c[p++] = (char) kind;
             p = putVarint(c, p, methodId);

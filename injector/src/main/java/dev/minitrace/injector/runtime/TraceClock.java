@@ -6,7 +6,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.ref.WeakReference;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
@@ -21,26 +20,26 @@ import java.util.concurrent.locks.LockSupport;
  * {@code jdk.jfr.internal} exported to the agent, which only {@link Instrumentation} can do.</li>
  * <li>A ticker thread advances {@link #tick} once per millisecond: a record made in the same tick
  * as its thread's last stamped record shares that stamp, which bounds the error of shared stamps.</li>
- * <li>A weak reference to a young object is cleared by every stop-the-world collection, so a thread
- * whose remembered reference still holds its object knows no pause came between its last stamp and
- * now, and its records land on the right side of every fragment boundary without a clock read.</li>
+ * <li>The JVM's collection counters ({@link GcCounters}) change inside every stop-the-world pause,
+ * so a thread that reads the same count as at its last stamp knows no pause came in between, and
+ * its records land on the right side of every fragment boundary without a clock read.</li>
  * </ul>
  */
 public final class TraceClock {
     /** Advanced by the ticker; read by every buffered record. */
     static volatile int tick;
-    /** True when every record must be stamped (option, or a collector the sentinel cannot follow). */
+    /** True when every record must be stamped (option, or a collector whose counters do not follow its pauses). */
     static boolean stampEvery;
-    /** The current GC sentinel; replaced by the first thread that finds it cleared. */
-    private static volatile WeakReference<Object> sentinel = new WeakReference<>(new Object());
 
     private static boolean exported;
+    private static boolean gcCounted;
     private static boolean stampOption;
     private static volatile int state; // 0 unknown, 1 ready, -1 unavailable
-    private static final long TICK_NANOS = 1_000_000L;
+    /** The ticker's period: system property {@code minitrace.tick.ms} (default 1). */
+    private static final long TICK_NANOS = tickNanos();
 
-    // Collectors whose every pause that the converter can cut a fragment at (see docs/mtlog-format.md)
-    // clears young weak referents inside the pause: measured for each with a test.
+    // Collectors that count every pause the converter can cut a fragment at (docs/mtlog-format.md)
+    // inside that pause; ZGC and Shenandoah move objects outside their pauses.
     private static final Set<String> STOP_THE_WORLD_COLLECTORS = Set.of("Copy", "MarkSweepCompact", "PS Scavenge",
             "PS MarkSweep", "G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC");
 
@@ -66,6 +65,7 @@ public final class TraceClock {
         } catch (Throwable t) {
             exported = false;
         }
+        gcCounted = GcCounters.open(inst);
     }
 
     /**
@@ -84,7 +84,7 @@ public final class TraceClock {
             if (Counter.frequency() <= 0 || Counter.ticks() == 0) {
                 return false;
             }
-            stampEvery = stampOption || !sentinelFollowsCollectors();
+            stampEvery = stampOption || !gcCounted || !countersFollowCollectors();
             Thread ticker = new Thread(TraceClock::runTicker, "minitrace-ticker");
             ticker.setDaemon(true);
             ticker.start();
@@ -105,17 +105,16 @@ public final class TraceClock {
         return Counter.frequency();
     }
 
-    /** A sentinel whose object is alive now: cleared by the next stop-the-world collection. */
-    static WeakReference<Object> sentinel() {
-        WeakReference<Object> s = sentinel;
-        if (s.refersTo(null)) {
-            s = new WeakReference<>(new Object());
-            sentinel = s;
+    private static long tickNanos() {
+        try {
+            long ms = Long.parseLong(System.getProperty("minitrace.tick.ms", "1"));
+            return ms >= 1 ? ms * 1_000_000L : 1_000_000L;
+        } catch (RuntimeException e) {
+            return 1_000_000L;
         }
-        return s;
     }
 
-    private static boolean sentinelFollowsCollectors() {
+    private static boolean countersFollowCollectors() {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (!STOP_THE_WORLD_COLLECTORS.contains(gc.getName())) {
                 return false;

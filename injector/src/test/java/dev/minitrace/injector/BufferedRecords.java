@@ -1,0 +1,105 @@
+package dev.minitrace.injector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minitrace.events.EventNames;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
+
+/**
+ * The tests' own reader of {@code minitrace.MethodBuffer} events, written from
+ * {@code docs/trace-buffer.md} alone (not from the agent's code), so that it checks the agent
+ * against the document. It merges the decoded method records with the thread's lock and
+ * allocation events by sequence.
+ */
+final class BufferedRecords {
+    /** One entry of a thread's trace: a decoded method record or a lock/alloc event. */
+    record Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event) {
+    }
+
+    private BufferedRecords() {
+    }
+
+    /** Per thread name: the decoded records and the other minitrace events, by sequence. */
+    static Map<String, List<Item>> byThread(List<RecordedEvent> events, Map<Integer, String> names) {
+        Map<String, List<Item>> out = new HashMap<>();
+        for (RecordedEvent e : events) {
+            String type = e.getEventType().getName();
+            if (type.equals(EventNames.METHOD_BUFFER)) {
+                RecordedThread t = e.getThread("tracedThread");
+                String thread = t != null ? t.getJavaName() : e.getString("tracedThreadName");
+                decode(e, names, out.computeIfAbsent(thread, k -> new ArrayList<>()));
+            } else if (type.startsWith("minitrace.") && !type.equals(EventNames.METHOD_DEFINITION)) {
+                out.computeIfAbsent(e.getThread().getJavaName(), k -> new ArrayList<>())
+                        .add(new Item(e.getLong("sequence"), Recordings.token(e, names), -1, -1, e.getStartTime(), true, e));
+            }
+        }
+        for (List<Item> list : out.values()) {
+            list.sort((a, b) -> Long.compare(a.sequence(), b.sequence()));
+        }
+        return out;
+    }
+
+    private static void decode(RecordedEvent e, Map<Integer, String> names, List<Item> into) {
+        String s = e.getString("records");
+        long sequence = e.getLong("firstSequence");
+        long base = e.getLong("baseTime"); // raw ticks: the field is annotated, getLong gives the stored value
+        Instant baseInstant = e.getInstant("baseTime");
+        double nanosPerTick = 1e9 / e.getLong("ticksPerSecond");
+        long ticks = base;
+        int count = 0;
+        int[] p = {0};
+        while (p[0] < s.length()) {
+            int h = s.charAt(p[0]++);
+            assertTrue(h < 128 && (h & 0x78) == 0, "header char " + h);
+            int kind = h & 3;
+            if (kind == 3) {
+                long n = varint(s, p);
+                assertTrue(n >= 1, "skip of " + n);
+                sequence += n;
+                continue;
+            }
+            int methodId = (int) varint(s, p);
+            int bci = kind == 1 ? (int) varint(s, p) : 0;
+            boolean stamped = (h & 4) != 0;
+            if (stamped) {
+                ticks += varint(s, p);
+            }
+            Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
+            String name = names.get(methodId);
+            String token = (kind == 0 ? "+" : kind == 1 ? "-" : "-!") + name;
+            into.add(new Item(sequence++, token, methodId, bci, time, stamped, null));
+            count++;
+        }
+        assertEquals(e.getInt("recordCount"), count, "recordCount of a MethodBuffer event");
+    }
+
+    private static long varint(String s, int[] p) {
+        long v = 0;
+        int shift = 0;
+        int c;
+        do {
+            assertTrue(p[0] < s.length(), "varint runs past the end");
+            c = s.charAt(p[0]++);
+            assertTrue(c < 128, "char " + c);
+            v |= (long) (c & 0x3F) << shift;
+            shift += 6;
+        } while ((c & 0x40) != 0);
+        return v;
+    }
+
+    /** The tokens of one thread's items. */
+    static List<String> tokens(List<Item> items) {
+        List<String> out = new ArrayList<>();
+        for (Item i : items) {
+            out.add(i.token());
+        }
+        return out;
+    }
+}
