@@ -4,6 +4,7 @@ import dev.minitrace.events.LockAcquireEvent;
 import dev.minitrace.events.LockReleaseEvent;
 import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.events.MethodEntryEvent;
+import dev.minitrace.events.MethodBufferEvent;
 import dev.minitrace.events.MethodExitEvent;
 import dev.minitrace.events.ObjectAllocEvent;
 import java.io.IOException;
@@ -110,6 +111,12 @@ final class ProfileRecording {
         exit.methodId = 1;
         exit.sequence = 5;
         exit.commit();
+        MethodBufferEvent buffer = new MethodBufferEvent();
+        buffer.tracedThread = Thread.currentThread();
+        buffer.firstSequence = 6;
+        buffer.recordCount = 1;
+        buffer.records = "\u0000\u0001"; // an entry of method 1 (docs/trace-buffer.md)
+        buffer.commit();
     }
 
     /** What the JDK's file, socket, exception and thread events would report if they were on. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ProfilesTest {
     /** The JDK and MiniTrace events both profiles enable. */
     private static final Set<String> COMMON = Set.of(
-            "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodDefinition",
+            "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer", "minitrace.MethodDefinition",
             "jdk.GCConfiguration", "jdk.GarbageCollection", "jdk.GCPhasePause", "jdk.G1GarbageCollection",
             "jdk.ObjectAllocationSample", "jdk.ThreadStart", "jdk.ThreadEnd",
             "jdk.DataLoss", "jdk.ActiveRecording", "jdk.ActiveSetting", "jdk.JVMInformation");
@@ -29,7 +29,7 @@ class ProfilesTest {
             "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc");
     /** Events the workload of {@link ProfileRecording} always produces when they are enabled. */
     private static final Set<String> ALWAYS_SEEN = Set.of(
-            "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodDefinition",
+            "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer", "minitrace.MethodDefinition",
             "jdk.GCConfiguration", "jdk.GarbageCollection", "jdk.GCPhasePause",
             "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.ActiveRecording", "jdk.ActiveSetting", "jdk.JVMInformation");
 
@@ -52,7 +52,7 @@ class ProfilesTest {
         assertEquals(label, c.getLabel());
         assertEquals("MiniTrace", c.getProvider());
         String description = c.getDescription();
-        for (String event : new String[] {"minitrace.MethodEntry", "minitrace.LockAcquire", "minitrace.ObjectAlloc",
+        for (String event : new String[] {"minitrace.MethodBuffer", "minitrace.MethodEntry", "minitrace.LockAcquire", "minitrace.ObjectAlloc",
                 "minitrace.MethodDefinition", "jdk.ObjectAllocationSample"}) {
             assertTrue(description.contains(event), () -> file + " description does not mention " + event + ": " + description);
         }
@@ -81,7 +81,7 @@ class ProfilesTest {
                 assertEquals("false", s.get(event + "#stackTrace"), event + " must not record stack traces");
             }
         }
-        for (String event : new String[] {"minitrace.MethodEntry", "minitrace.MethodExit"}) {
+        for (String event : new String[] {"minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer"}) {
             assertEquals("0 ns", s.get(event + "#threshold"), event);
         }
         assertEquals("everyChunk", s.get("minitrace.MethodDefinition#period"));
@@ -125,7 +125,8 @@ class ProfilesTest {
         for (String event : ALWAYS_SEEN) {
             assertTrue(r.counts.containsKey(event), () -> event + " missing from " + r.counts);
         }
-        for (String event : new String[] {"minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodDefinition"}) {
+        for (String event : new String[] {"minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer",
+                "minitrace.MethodDefinition"}) {
             assertEquals(1, r.counts.get(event), event);
         }
         for (String event : LOCKS_AND_ALLOCS) {

@@ -10,8 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Converter throughput and size. Generates (once, cached) a recording of at least 80 M minitrace
- * events from 4 threads, then in interleaved rounds of child JVMs with the same heap limit reads it
+ * Converter throughput and size. Generates (once, cached) a recording of 100 M minitrace trace
+ * events (by default; more than 1 GB) from 4 threads, made by the real agent tracing
+ * {@link TracedTree}, then in interleaved rounds of child JVMs with the same heap limit reads it
  * with {@code RecordingFile} doing nothing else (the baseline) and converts it with
  * {@code mt convert} in both layouts. Prints median events per second, the ratio to the baseline,
  * peak RSS and peak heap, and bytes per event of the {@code .jfr} and the {@code .mtlog}.
@@ -26,11 +27,12 @@ public final class ConvertBench {
     /** Entry point. */
     public static void main(String[] args) throws Exception {
         Path javaHome = Path.of(System.getProperty("java.home"));
-        long events = 80_000_000;
+        long events = 100_000_000;
         int threads = 4;
         int rounds = 3;
         String heap = "512m";
-        Path file = BenchPaths.projectRoot().resolve("bench/target/convert-bench.jfr");
+        // Renamed whenever the generator changes: the recording is cached between runs.
+        Path file = BenchPaths.projectRoot().resolve("bench/target/convert-bench-buffered.jfr");
         boolean regenerate = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -50,7 +52,8 @@ public final class ConvertBench {
         if (regenerate || !Files.isRegularFile(file) || !Files.isRegularFile(countFile)) {
             System.out.printf(Locale.ROOT, "Generating %s: %,d minitrace events from %d threads...%n", file, events, threads);
             Files.createDirectories(file.toAbsolutePath().getParent());
-            String n = jvm.run(List.of("-Xmx1g"), RecordingGenerator.class.getName(),
+            String n = jvm.run(List.of("-Xmx1g", "-javaagent:" + BenchPaths.agentJar() + "=" + RecordingGenerator.AGENT_OPTIONS),
+                    RecordingGenerator.class.getName(),
                     List.of(file.toString(), Long.toString(events), Integer.toString(threads)));
             Files.writeString(countFile, n);
         }
@@ -60,7 +63,7 @@ public final class ConvertBench {
         }
         long jfrBytes = Files.size(file);
         Path out = file.resolveSibling("convert-bench.mtlog");
-        System.out.printf(Locale.ROOT, "Converter throughput: JDK %d, %s (%,d bytes, %,d minitrace events committed), -Xmx%s, %d rounds%n",
+        System.out.printf(Locale.ROOT, "Converter throughput: JDK %d, %s (%,d bytes, %,d minitrace trace events made), -Xmx%s, %d rounds%n",
                 jvm.featureVersion(), file.getFileName(), jfrBytes, minitraceEvents, heap, rounds);
 
         Map<String, double[][]> runs = new LinkedHashMap<>(); // name -> [round][seconds, rssKb, heapBytes, outBytes]
@@ -88,14 +91,14 @@ public final class ConvertBench {
             }
         }
         Files.deleteIfExists(out);
-        System.out.printf(Locale.ROOT, "%nAll events in the file (RecordingFile's count): %,d, of them minitrace events: %,d"
-                + " (%,d committed)%n", allEvents, inFile, minitraceEvents);
+        System.out.printf(Locale.ROOT, "%nJFR events in the file (RecordingFile's count): %,d; minitrace trace events in them: %,d"
+                + " (%,d made)%n", allEvents, inFile, minitraceEvents);
         minitraceEvents = inFile;
-        System.out.println("reader                         median s    events/s   x RecordingFile  peak RSS MiB  peak heap MiB");
+        System.out.println("reader                         median s  trace ev/s   x RecordingFile  peak RSS MiB  peak heap MiB");
         double baseRate = 0;
         for (Map.Entry<String, double[][]> e : runs.entrySet()) {
             double s = ChildJvm.median(column(e.getValue(), 0));
-            double rate = allEvents / s;
+            double rate = minitraceEvents / s;
             if (baseRate == 0) {
                 baseRate = rate;
             }

@@ -6,7 +6,10 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * The baseline: reads every event of a recording with {@code jdk.jfr.consumer.RecordingFile} and
- * does nothing else. Prints {@code RESULT <events> <seconds> <peak RSS KiB> <peak heap bytes>}.
+ * does nothing else (besides counting). Prints
+ * {@code RESULT <events> <seconds> <peak RSS KiB> <peak heap bytes> <minitrace trace records>}, where
+ * trace records are the method records packed in {@code minitrace.MethodBuffer} events plus the
+ * other minitrace events except definitions.
  */
 public final class RecordingFileProbe {
     private RecordingFileProbe() {
@@ -21,7 +24,10 @@ public final class RecordingFileProbe {
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
                 events++;
-                if (e.getEventType().getName().startsWith("minitrace.")) {
+                String type = e.getEventType().getName();
+                if (type.equals("minitrace.MethodBuffer")) {
+                    minitrace += e.getInt("recordCount"); // trace records, to compare with the converter's
+                } else if (type.startsWith("minitrace.") && !type.equals("minitrace.MethodDefinition")) {
                     minitrace++;
                 }
             }
