@@ -70,6 +70,34 @@ class BufferedTraceIT {
     }
 
     @Test
+    void virtualThreadsCommitTheirBufferWhenTheirTracedFramesReturn(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21+");
+        Path jfr = dir.resolve("virtual.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent(null), recording(jfr)), "fixture.workload.VirtualWorkload");
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        Map<String, List<BufferedRecords.Item>> threads = BufferedRecords.byThread(events, Recordings.methodNames(events));
+        int committedByOwner = 0;
+        for (RecordedEvent e : events) {
+            if (e.getEventType().getName().equals(EventNames.METHOD_BUFFER) && e.getThread("tracedThread") != null
+                    && e.getThread("tracedThread").getJavaName().startsWith("vt-") && e.getThread() != null
+                    && e.getThread().getJavaThreadId() == e.getLong("tracedThreadId")) {
+                committedByOwner++;
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            List<BufferedRecords.Item> items = threads.get("vt-" + i);
+            for (int k = 0; k < items.size(); k++) {
+                assertEquals(k + 1, items.get(k).sequence(), "vt-" + i + " item " + k);
+            }
+            assertEquals(TraceWorkloadIT.workerTrace(), BufferedRecords.tokens(items), "vt-" + i);
+        }
+        // Each virtual thread's records fit one buffer, committed by the thread itself when
+        // Worker.run returned (not left for the next chunk boundary).
+        assertEquals(3, committedByOwner, "buffers committed by their own virtual thread");
+    }
+
+    @Test
     void exitsCarryTheSameReturnIndexAsTheEventForm(@TempDir Path dir) throws Exception {
         Path buffered = dir.resolve("b.jfr");
         Path perEvent = dir.resolve("e.jfr");
