@@ -29,6 +29,14 @@ public final class MethodBufferEvent extends jdk.jfr.Event {
     @Description("The thread that produced the records")
     public Thread tracedThread;
 
+    @Label("Traced Thread Id")
+    @Description("Thread.getId() of the thread that produced the records (JDK 17 writes no Thread field for a thread that has ended)")
+    public long tracedThreadId;
+
+    @Label("Traced Thread Name")
+    @Description("Name of the thread that produced the records, for the same reason")
+    public String tracedThreadName;
+
     @Label("First Sequence")
     @Description("Per-thread sequence number of the first record; the records have consecutive numbers")
     public long firstSequence;
