@@ -26,7 +26,7 @@ public final class FastRecordingSource implements RecordingSource {
     private static final EnumSet<JfrEventKind> KINDS = EnumSet.of(JfrEventKind.METHOD_ENTRY, JfrEventKind.METHOD_EXIT,
             JfrEventKind.LOCK_ACQUIRE, JfrEventKind.LOCK_RELEASE, JfrEventKind.OBJECT_ALLOC,
             JfrEventKind.METHOD_DEFINITION, JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE,
-            JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE);
+            JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE, JfrEventKind.METHOD_BUFFER);
 
     /**
      * Chunks up to this size can be parsed on a second thread while the previous one is converted
@@ -80,6 +80,7 @@ public final class FastRecordingSource implements RecordingSource {
         private final LongIntMap largeThreads = new LongIntMap(16);
         private final LongIntMap classes = new LongIntMap(256);
         private final LongIntMap methods = new LongIntMap(64);
+        private final MethodBufferDecoder buffers = new MethodBufferDecoder();
         private int stamp;
         private long lastThreadRef = Long.MIN_VALUE;
         private long lastClassRef = Long.MIN_VALUE;
@@ -158,6 +159,14 @@ public final class FastRecordingSource implements RecordingSource {
         public void onMethodExit(long threadRef, long startNanos, int methodId, int bytecodeIndex, boolean exceptional,
                 long sequence) {
             sink.methodEvent(MtlogFormat.METHOD_EXIT, thread(threadRef), sequence, startNanos, methodId, bytecodeIndex);
+        }
+
+        @Override
+        public void onMethodBuffer(long threadRef, long startNanos, long tracedThreadRef, long firstSequence, int recordCount,
+                long baseTimeNanos, long ticksPerSecond, char[] records, int length) {
+            // the records are the traced thread's, not the committing thread's
+            buffers.decode(records, length, thread(tracedThreadRef), firstSequence, recordCount, baseTimeNanos,
+                    ticksPerSecond, sink);
         }
 
         @Override

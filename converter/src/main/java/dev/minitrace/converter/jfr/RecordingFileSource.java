@@ -26,6 +26,7 @@ import jdk.jfr.consumer.RecordingFile;
  */
 public final class RecordingFileSource implements RecordingSource {
     private final Map<String, Long> tracedMethodKeys = new HashMap<>();
+    private final MethodBufferDecoder buffers = new MethodBufferDecoder();
     /**
      * Ticks become nanoseconds with the file's first chunk, as {@code RecordingFile} does for a
      * whole file (each chunk is read here as a file of its own, whose own base would differ).
@@ -86,7 +87,12 @@ public final class RecordingFileSource implements RecordingSource {
 
     /** The event's start, ns since the epoch, exactly as RecordingFile computes it for the whole file. */
     private long start(RecordedEvent e) {
-        return baseNanos + (long) ((e.getLong("startTime") - baseTicks) / ticksPerNano);
+        return time(e.getLong("startTime"));
+    }
+
+    /** A tick timestamp in ns since the epoch, as RecordingFile converts it for the whole file. */
+    private long time(long ticks) {
+        return baseNanos + (long) ((ticks - baseTicks) / ticksPerNano);
     }
 
     /**
@@ -113,6 +119,14 @@ public final class RecordingFileSource implements RecordingSource {
                             e.getLong("sequence"), start(e), e.getInt("methodId"), 0);
                     case EventNames.METHOD_EXIT -> sink.methodEvent(MtlogFormat.METHOD_EXIT, thread(e, threads, sink),
                             e.getLong("sequence"), start(e), e.getInt("methodId"), e.getInt("bytecodeIndex"));
+                    case EventNames.METHOD_BUFFER -> {
+                        // the records are the traced thread's, not the committing thread's
+                        Object traced = e.getValue("tracedThread");
+                        long t = thread(traced instanceof RecordedThread rt ? rt : null, threads, sink);
+                        // getLong gives a @Timestamp(TICKS) field's raw ticks, like startTime's
+                        buffers.decode(e.getString("records"), t, e.getLong("firstSequence"), e.getInt("recordCount"),
+                                time(e.getLong("baseTime")), e.getLong("ticksPerSecond"), sink);
+                    }
                     case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
                     case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
                     case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
@@ -163,7 +177,10 @@ public final class RecordingFileSource implements RecordingSource {
     }
 
     private static long thread(RecordedEvent e, Map<RecordedThread, Long> threads, RecordingSink sink) {
-        RecordedThread t = e.getThread();
+        return thread(e.getThread(), threads, sink);
+    }
+
+    private static long thread(RecordedThread t, Map<RecordedThread, Long> threads, RecordingSink sink) {
         if (t == null) {
             return -1;
         }
