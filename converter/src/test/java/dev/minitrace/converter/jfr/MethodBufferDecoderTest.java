@@ -74,7 +74,7 @@ class MethodBufferDecoderTest {
         assertCorrupt(good + "\u0000\u0041", 3, "a varint runs past the end in the record at char 6");
         assertCorrupt(good + "\u0001\u0001", 3, "a varint runs past the end in the record at char 6");
         assertCorrupt(good + "\u0000\u00c1", 3, "char 0xc1 at char 7 is not below 128 in the record at char 6");
-        assertCorrupt(good + "\u0000\u0041\u0041\u0041\u0041\u0041\u0001", 3,
+        assertCorrupt(good + "\u0000\u0041\u0041\u0041\u0041\u0041\u0041\u0001", 3,
                 "a varint longer than 6 chars in the record at char 6");
         assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0040", 3, "a varint runs past the end in the record at char 6");
         assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0010", 3, "record at char 6 has a value above 32 bits");
