@@ -77,7 +77,7 @@ class MethodBufferDecoderTest {
         assertCorrupt(good + "\u0000\u0041\u0041\u0041\u0041\u0041\u0041\u0001", 3,
                 "a varint longer than 6 chars in the record at char 6");
         assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0040", 3, "a varint runs past the end in the record at char 6");
-        assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0010", 3, "record at char 6 has a value above 32 bits");
+        assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0040\u0004", 3, "record at char 6 has a value above 32 bits");
         assertCorrupt(good, 3, "2 method record(s) where recordCount says 3");
         assertCorrupt(good + "\u0000\u0001", 2, "more method records than recordCount 2");
         assertCorrupt(good, 1, "more method records than recordCount 1");
