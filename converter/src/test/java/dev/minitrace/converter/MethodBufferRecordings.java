@@ -307,7 +307,8 @@ public final class MethodBufferRecordings {
         }
     }
 
-    static void define(int id, String cls, String name, String desc) {
+    /** Commits a method definition. */
+    public static void define(int id, String cls, String name, String desc) {
         MethodDefinitionEvent d = new MethodDefinitionEvent();
         d.methodId = id;
         d.className = cls;

@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Damaged {@code minitrace.MethodBuffer} events (reserved header bits, a wrong recordCount, a
+ * {@code mt summary} of a recording with {@code minitrace.MethodBuffer} events counts their
+ * records. Damaged {@code minitrace.MethodBuffer} events (reserved header bits, a wrong recordCount, a
  * varint cut short, a stamped skip, no traced thread): {@code mt convert} skips them with one
  * warning line each kind, converts everything else, and exits with status 3, with both engines.
  */
-class MethodBufferCorruptionTest {
+class MethodBufferCommandsTest {
     @TempDir
     static Path dir;
     static Path jfr;
@@ -63,6 +64,19 @@ class MethodBufferCorruptionTest {
             good.join();
             damaged.join();
         }
+    }
+
+    @Test
+    void summaryOfTheRecordingCountsTheBufferRecordsAsEntriesAndExits() throws Exception {
+        MethodBufferRecordings.Traced t = MethodBufferRecordings.record(dir.resolve("buffers.jfr"), 2, 5);
+        CommandOutcome s = CommandOutcome.mt("summary", t.file().toString());
+        assertEquals(0, s.status(), s.err());
+        long entries = t.expected().values().stream().flatMap(List::stream).filter(l -> l.startsWith("METHOD_ENTRY")).count();
+        long exits = t.expected().values().stream().flatMap(List::stream).filter(l -> l.startsWith("METHOD_EXIT")).count();
+        assertEquals(t.methodRecords(), entries + exits);
+        assertTrue(s.out().contains(String.format("  %-13s %d%n", "METHOD_ENTRY", entries)), s.out());
+        assertTrue(s.out().contains(String.format("  %-13s %d%n", "METHOD_EXIT", exits)), s.out());
+        assertTrue(s.out().contains("  20 demo.Outer.run()V"), "top methods count buffer records: " + s.out());
     }
 
     @Test
