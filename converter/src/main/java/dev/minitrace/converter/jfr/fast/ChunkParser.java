@@ -319,8 +319,10 @@ final class ChunkParser {
         if (!f.isIntegral() && !(f.type.kind == JfrType.KIND_BOOLEAN && !f.array)) {
             throw in.error(0, "Event " + type.name + " field " + f + " is not an integer as " + kind + " expects", null);
         }
-        if (slot == SLOT_START || slot == SLOT_DURATION) {
+        if (slot == SLOT_START || slot == SLOT_DURATION || kind == JfrEventKind.METHOD_BUFFER) {
             // Raw ticks: RecordedEvent derives both from the start and end ticks (see deliver).
+            // MethodBuffer's baseTime is converted on delivery whether or not the metadata marks
+            // it a tick timestamp, as the reference engine converts it from its raw value.
             return OP_I64 | (slot << 8);
         }
         if (f.ticks == JfrType.Field.TICKS_TIMESTAMP) {
@@ -764,8 +766,8 @@ final class ChunkParser {
             case METHOD_TRACE -> sink.onMethodTrace(s[SLOT_THREAD], start, duration, s[3]);
             case THREAD_START -> sink.onThreadStart(s[SLOT_THREAD], start, s[3], s[4]);
             case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], start, s[3]);
-            case METHOD_BUFFER -> sink.onMethodBuffer(s[SLOT_THREAD], start, s[3], s[4], (int) s[5], s[6], s[7], chars,
-                    charCount);
+            case METHOD_BUFFER -> sink.onMethodBuffer(s[SLOT_THREAD], start, s[3], s[4], (int) s[5], toNanos(s[6]), s[7],
+                    chars, charCount);
             default -> throw new IllegalStateException(KINDS[kind].name());
         }
     }
