@@ -93,6 +93,45 @@ class MethodBufferConversionTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() is JDK 19+
+    void aBufferWithoutTracedThreadJoinsTheThreadOfItsJavaIdOrGetsAStreamOfItsName() throws Exception {
+        // JDK 17 writes tracedThread as null once the thread has ended; the id and the name remain
+        Path in = dir.resolve("ended.jfr");
+        Thread[] ended = new Thread[1];
+        try (jdk.jfr.Recording rec = new jdk.jfr.Recording()) {
+            rec.enable(dev.minitrace.events.MethodBufferEvent.class);
+            rec.enable(dev.minitrace.events.ObjectAllocEvent.class);
+            rec.enable(dev.minitrace.events.MethodDefinitionEvent.class);
+            rec.start();
+            MethodBufferRecordings.define(1, "demo.Outer", "run", "()V");
+            ended[0] = new Thread(() -> {
+                dev.minitrace.events.ObjectAllocEvent a = new dev.minitrace.events.ObjectAllocEvent();
+                a.objectClass = int[].class;
+                a.identityHash = 0x2a;
+                a.bytecodeIndex = 4;
+                a.sequence = 2;
+                a.commit();
+            }, "ended");
+            ended[0].start();
+            ended[0].join();
+            dev.minitrace.converter.jfr.TraceBufferEncoder records =
+                    new dev.minitrace.converter.jfr.TraceBufferEncoder().entry(1, 0).skip(1).exit(1, 31, -1);
+            MethodBufferRecordings.commit(null, ended[0].getId(), "ended", 1, 2, 0, 1_000_000_000L, records.records());
+            MethodBufferRecordings.commit(null, 987_654, "never-seen", 1, 2, 0, 1_000_000_000L,
+                    new dev.minitrace.converter.jfr.TraceBufferEncoder().entry(1, 0).exit(1, 31, -1).records());
+            rec.stop();
+            rec.dump(in);
+        }
+        Path out = dir.resolve("ended.mtlog");
+        ConversionReport report = BothEngines.convert(ConvertOptions.defaults(), in, out);
+        MtlogContent c = MtlogContent.read(out);
+        assertEquals(List.of("ended", "never-seen"), List.copyOf(c.byThread.keySet()));
+        assertEquals(List.of("METHOD_ENTRY 1 0", "OBJECT_ALLOC [I@2a 4", "METHOD_EXIT 1 31"), c.withoutGc("ended"));
+        assertEquals(List.of("METHOD_ENTRY 1 0", "METHOD_EXIT 1 31"), c.withoutGc("never-seen"));
+        assertFalse(report.lostData(), report.warnings().toString());
+    }
+
+    @Test
     void recordsMatchTheSumOfRecordCountReadWithRecordingFile() throws Exception {
         long recordCounts = 0;
         for (RecordedEvent e : RecordingFile.readAllEvents(traced.file())) {

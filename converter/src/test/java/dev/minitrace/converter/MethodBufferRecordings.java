@@ -254,10 +254,23 @@ public final class MethodBufferRecordings {
     }
 
     /** Commits one buffer event with the given fields as they are (also wrong ones). */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() is JDK 19+
     public static void commit(Thread traced, long firstSequence, int recordCount, long baseTicks, long ticksPerSecond,
             String records) {
+        commit(traced, traced == null ? 0 : traced.getId(), traced == null ? null : traced.getName(), firstSequence,
+                recordCount, baseTicks, ticksPerSecond, records);
+    }
+
+    /**
+     * Commits one buffer event with the given fields as they are; {@code traced} null with a Java
+     * thread id and name is what JDK 17 writes for a thread that has ended.
+     */
+    public static void commit(Thread traced, long tracedThreadId, String tracedThreadName, long firstSequence,
+            int recordCount, long baseTicks, long ticksPerSecond, String records) {
         MethodBufferEvent e = new MethodBufferEvent();
         e.tracedThread = traced;
+        e.tracedThreadId = tracedThreadId;
+        e.tracedThreadName = tracedThreadName;
         e.firstSequence = firstSequence;
         e.recordCount = recordCount;
         e.baseTime = baseTicks;

@@ -91,9 +91,12 @@ final class ChunkParser {
     private double divisor;
     private boolean unitDivisor;
     private long delivered;
-    /** The chars of the last string field read with {@link #OP_CHARS} (MethodBuffer records), reused. */
-    private char[] chars = new char[256];
-    private int charCount;
+    /**
+     * The chars of the string fields read with {@link #OP_CHARS} (MethodBuffer: 0 = records, 1 =
+     * traced thread name), reused from event to event.
+     */
+    private final char[][] chars = {new char[256], new char[64]};
+    private final int[] charCount = new int[2];
 
     ChunkParser(boolean[] wantedKinds) {
         this.wanted = wantedKinds.clone();
@@ -245,7 +248,11 @@ final class ChunkParser {
             }
             plan[i] = slot < 0 ? skipOp(f, i) : readOp(kind, type, f, slot, wantsString || wantsChars, in);
             if (wantsChars) {
-                plan[i] = OP_CHARS | ((slot - FIRST_FIELD_SLOT) << 8);
+                int buffer = 0; // the n-th '%' field of the kind goes to buffer n
+                for (int j = 0; j < slot - FIRST_FIELD_SLOT; j++) {
+                    buffer += kind.fields[j].charAt(0) == '%' ? 1 : 0;
+                }
+                plan[i] = OP_CHARS | (buffer << 8);
             }
         }
         return plan;
@@ -319,7 +326,8 @@ final class ChunkParser {
         if (!f.isIntegral() && !(f.type.kind == JfrType.KIND_BOOLEAN && !f.array)) {
             throw in.error(0, "Event " + type.name + " field " + f + " is not an integer as " + kind + " expects", null);
         }
-        if (slot == SLOT_START || slot == SLOT_DURATION || kind == JfrEventKind.METHOD_BUFFER) {
+        if (slot == SLOT_START || slot == SLOT_DURATION
+                || (kind == JfrEventKind.METHOD_BUFFER && f.name.equals("baseTime") && f.type.kind == JfrType.KIND_LONG)) {
             // Raw ticks: RecordedEvent derives both from the start and end ticks (see deliver).
             // MethodBuffer's baseTime is converted on delivery whether or not the metadata marks
             // it a tick timestamp, as the reference engine converts it from its raw value.
@@ -594,7 +602,8 @@ final class ChunkParser {
     private void decode(ChunkInput in, int kind, int end, int eventStart, JfrEventSink sink) throws JfrFormatException {
         final int[] plan = ops[kind];
         final long[] s = slots[kind];
-        charCount = 0; // no records unless this event's plan reads them
+        charCount[0] = 0; // no records, no name unless this event's plan reads them
+        charCount[1] = 0;
         try {
             // Reads use the chunk limit, not the event end, so the unrolled varint path stays
             // hot; a field that overruns its event is caught right after the plan.
@@ -612,7 +621,7 @@ final class ChunkParser {
                     case OP_SKIP_I16 -> in.skipInteger(2);
                     case OP_SKIP_1 -> in.skip(1);
                     case OP_STRING -> stringSlots[kind][op >>> 8] = readStringField(in);
-                    case OP_CHARS -> readCharsField(in);
+                    case OP_CHARS -> readCharsField(in, op >>> 8);
                     case OP_SKIP_FIELD -> Values.skipField(in, typeOfKind[kind].fields[op >>> 8]);
                     default -> throw new IllegalStateException("op " + op);
                 }
@@ -633,24 +642,24 @@ final class ChunkParser {
      * chars are exactly those {@code RecordingFile} would give: a UTF-8 string with a byte of 128
      * or more (never written by the agent) and a constant-pool reference are decoded to a String.
      */
-    private void readCharsField(ChunkInput in) throws JfrFormatException {
+    private void readCharsField(ChunkInput in, int k) throws JfrFormatException {
         int at = in.pos;
         byte encoding = in.readByte();
         switch (encoding) {
-            case ChunkInput.STRING_NULL, ChunkInput.STRING_EMPTY -> charCount = 0;
+            case ChunkInput.STRING_NULL, ChunkInput.STRING_EMPTY -> charCount[k] = 0;
             case ChunkInput.STRING_CHAR_ARRAY -> {
                 int n = in.readInt();
                 in.require(n, "char-array string"); // each char takes at least one byte
-                char[] c = charBuffer(n);
+                char[] c = charBuffer(k, n);
                 for (int i = 0; i < n; i++) {
                     c[i] = in.readChar();
                 }
-                charCount = n;
+                charCount[k] = n;
             }
             case ChunkInput.STRING_LATIN1, ChunkInput.STRING_UTF8 -> {
                 int n = in.readInt();
                 in.require(n, "string");
-                char[] c = charBuffer(n);
+                char[] c = charBuffer(k, n);
                 byte[] b = in.buf;
                 int p = in.pos;
                 boolean ascii = true;
@@ -659,30 +668,30 @@ final class ChunkParser {
                     ascii &= x >= 0;
                     c[i] = (char) (x & 0xFF);
                 }
-                charCount = n;
+                charCount[k] = n;
                 if (!ascii && encoding == ChunkInput.STRING_UTF8) {
-                    copyChars(new String(b, p, n, java.nio.charset.StandardCharsets.UTF_8));
+                    copyChars(k, new String(b, p, n, java.nio.charset.StandardCharsets.UTF_8));
                 }
                 in.pos = p + n;
             }
-            case ChunkInput.STRING_CONSTANT_POOL -> copyChars(constants.string(in.readLong()));
+            case ChunkInput.STRING_CONSTANT_POOL -> copyChars(k, constants.string(in.readLong()));
             default -> throw in.error(at, "Unknown string encoding " + encoding, null);
         }
     }
 
-    private char[] charBuffer(int n) {
-        if (chars.length < n) {
-            chars = new char[Math.max(n, chars.length * 2)];
+    private char[] charBuffer(int k, int n) {
+        if (chars[k].length < n) {
+            chars[k] = new char[Math.max(n, chars[k].length * 2)];
         }
-        return chars;
+        return chars[k];
     }
 
-    private void copyChars(String s) {
+    private void copyChars(int k, String s) {
         int n = s == null ? 0 : s.length();
         if (n > 0) {
-            s.getChars(0, n, charBuffer(n), 0);
+            s.getChars(0, n, charBuffer(k, n), 0);
         }
-        charCount = n;
+        charCount[k] = n;
     }
 
     private String readStringField(ChunkInput in) throws JfrFormatException {
@@ -767,7 +776,7 @@ final class ChunkParser {
             case THREAD_START -> sink.onThreadStart(s[SLOT_THREAD], start, s[3], s[4]);
             case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], start, s[3]);
             case METHOD_BUFFER -> sink.onMethodBuffer(s[SLOT_THREAD], start, s[3], s[4], (int) s[5], toNanos(s[6]), s[7],
-                    chars, charCount);
+                    chars[0], charCount[0], s[9], chars[1], charCount[1]);
             default -> throw new IllegalStateException(KINDS[kind].name());
         }
     }

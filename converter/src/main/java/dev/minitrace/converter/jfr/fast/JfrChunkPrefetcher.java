@@ -184,8 +184,12 @@ public final class JfrChunkPrefetcher implements Closeable {
         /** MethodBuffer: ticksPerSecond and baseTime per event, and the records of all events one after the other. */
         private long[] f = new long[1024];
         private long[] g = new long[1024];
+        /** MethodBuffer: tracedThreadId, and the length of tracedThreadName (stored in text after the records). */
+        private long[] h = new long[1024];
+        private int[] nameLength = new int[1024];
         private char[] text = new char[4096];
         private char[] scratch = new char[256];
+        private char[] nameScratch = new char[64];
         private int textSize;
         private int size;
         private final List<java.util.function.Consumer<JfrEventSink>> rare = new ArrayList<>();
@@ -208,6 +212,8 @@ public final class JfrChunkPrefetcher implements Closeable {
                 e = Arrays.copyOf(e, n);
                 f = Arrays.copyOf(f, n);
                 g = Arrays.copyOf(g, n);
+                h = Arrays.copyOf(h, n);
+                nameLength = Arrays.copyOf(nameLength, n);
             }
             int i = size++;
             kind[i] = k;
@@ -239,7 +245,13 @@ public final class JfrChunkPrefetcher implements Closeable {
                         }
                         System.arraycopy(text, at, scratch, 0, n);
                         at += n;
-                        sink.onMethodBuffer(thread[i], start[i], a[i], e[i], d[i], g[i], f[i], scratch, n);
+                        int m = nameLength[i];
+                        if (nameScratch.length < m) {
+                            nameScratch = new char[Math.max(m, nameScratch.length * 2)];
+                        }
+                        System.arraycopy(text, at, nameScratch, 0, m);
+                        at += m;
+                        sink.onMethodBuffer(thread[i], start[i], a[i], e[i], d[i], g[i], f[i], scratch, n, h[i], nameScratch, m);
                     }
                     default -> rare.get(r++).accept(sink);
                 }
@@ -309,7 +321,8 @@ public final class JfrChunkPrefetcher implements Closeable {
 
         @Override
         public void onMethodBuffer(long threadRef, long startNanos, long tracedThreadRef, long firstSequence, int recordCount,
-                long baseTimeNanos, long ticksPerSecond, char[] records, int length) {
+                long baseTimeNanos, long ticksPerSecond, char[] records, int length, long tracedThreadId,
+                char[] tracedThreadName, int nameLen) {
             int i = next(BUFFER, threadRef, startNanos);
             a[i] = tracedThreadRef;
             c[i] = length;
@@ -317,11 +330,14 @@ public final class JfrChunkPrefetcher implements Closeable {
             e[i] = firstSequence;
             f[i] = ticksPerSecond;
             g[i] = baseTimeNanos;
-            if (text.length - textSize < length) {
-                text = Arrays.copyOf(text, Math.max(textSize + length, text.length * 2));
+            h[i] = tracedThreadId;
+            nameLength[i] = nameLen;
+            if (text.length - textSize < length + nameLen) {
+                text = Arrays.copyOf(text, Math.max(textSize + length + nameLen, text.length * 2));
             }
             System.arraycopy(records, 0, text, textSize, length);
-            textSize += length;
+            System.arraycopy(tracedThreadName, 0, text, textSize + length, nameLen);
+            textSize += length + nameLen;
         }
 
         @Override

@@ -28,10 +28,11 @@ public enum JfrEventKind {
     THREAD_END("jdk.ThreadEnd", "thread"),
     /**
      * {@code minitrace.MethodBuffer}: packed method records of {@code tracedThread}; the string
-     * field marked '%' is copied as chars into a reusable buffer, never made a String.
+     * fields marked '%' are copied as chars into reusable buffers (the first into the first), never
+     * made Strings.
      */
     METHOD_BUFFER("minitrace.MethodBuffer", "tracedThread", "firstSequence", "recordCount", "baseTime", "ticksPerSecond",
-            "%records");
+            "%records", "tracedThreadId", "%tracedThreadName");
 
     private final String eventName;
     /** Field names in slot order after the common slots; '$' marks a string field, '%' a string read as chars. */

@@ -98,7 +98,10 @@ final class CanonicalEvents {
             case "jdk.ThreadEnd" -> head + "|" + thread((RecordedThread) e.getValue("thread"));
             case "minitrace.MethodBuffer" -> head + "|" + thread((RecordedThread) e.getValue("tracedThread"))
                     + "|" + e.getLong("firstSequence") + "|" + e.getInt("recordCount") + "|" + nanos(e.getInstant("baseTime"))
-                    + "|" + e.getLong("ticksPerSecond") + "|" + e.getString("records");
+                    + "|" + e.getLong("ticksPerSecond") + "|" + e.getString("records")
+                    + "|" + (e.hasField("tracedThreadId") ? e.getLong("tracedThreadId") : 0)
+                    + "|" + (e.hasField("tracedThreadName") && e.getString("tracedThreadName") != null
+                            ? e.getString("tracedThreadName") : "");
             default -> throw new IllegalArgumentException(type);
         };
     }
@@ -215,10 +218,11 @@ final class CanonicalEvents {
 
         @Override
         public void onMethodBuffer(long threadRef, long startNanos, long tracedThreadRef, long firstSequence,
-                int recordCount, long baseTimeNanos, long ticksPerSecond, char[] records, int length) {
+                int recordCount, long baseTimeNanos, long ticksPerSecond, char[] records, int length, long tracedThreadId,
+                char[] tracedThreadName, int nameLength) {
             lines.add(head("minitrace.MethodBuffer", threadRef, startNanos) + "|" + thread(tracedThreadRef) + "|"
                     + firstSequence + "|" + recordCount + "|" + baseTimeNanos + "|" + ticksPerSecond + "|"
-                    + new String(records, 0, length));
+                    + new String(records, 0, length) + "|" + tracedThreadId + "|" + new String(tracedThreadName, 0, nameLength));
         }
     }
 }
