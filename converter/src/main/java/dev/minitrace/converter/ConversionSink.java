@@ -89,6 +89,9 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
     private long earlyFlushes;
     private long missingClass;
     private long withoutThread;
+    private long corruptBuffers;
+    private long corruptBufferRecords;
+    private String firstCorruption;
     private JfrChunk lastChunk;
 
     /** The writer thread, made at the first hand-over; null when writing serially. */
@@ -263,6 +266,14 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
     @Override
     public void gcPause(long gcId, String name, long startNanos, long durationNanos) {
         gcs.pause(gcId, name, startNanos);
+    }
+
+    @Override
+    public void corruptMethodBuffer(long threadKey, int recordCount, String reason) {
+        if (corruptBuffers++ == 0) {
+            firstCorruption = reason;
+        }
+        corruptBufferRecords += Math.max(0, recordCount);
     }
 
     @Override
@@ -579,6 +590,11 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         if (withoutThread > 0) {
             w.add(withoutThread + " minitrace event(s) have no thread in the recording (JFR lost the constants of threads"
                     + " that ended just before it did) and were skipped");
+            report.lostData = true;
+        }
+        if (corruptBuffers > 0) {
+            w.add(corruptBuffers + " corrupt minitrace.MethodBuffer event(s) skipped with their " + corruptBufferRecords
+                    + " method record(s) (first: " + firstCorruption + ")");
             report.lostData = true;
         }
         if (dataLossBytes > 0) {

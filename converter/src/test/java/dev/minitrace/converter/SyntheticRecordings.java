@@ -21,6 +21,7 @@ public final class SyntheticRecordings implements AutoCloseable {
     private final Type definition;
     private final Type unknown;
     private final Type dataLoss;
+    private final Type buffer;
     private long ticks = 1_000_000L;
 
     /** Starts writing {@code file}. */
@@ -46,6 +47,11 @@ public final class SyntheticRecordings implements AutoCloseable {
                 .addField("descriptor", Types.Builtin.STRING).addField("modifiers", Types.Builtin.INT));
         unknown = rec.registerEventType("acme.Unknown", t -> t.addField("payload", Types.Builtin.STRING)
                 .addField("sequence", Types.Builtin.LONG));
+        // baseTime without the @Timestamp(TICKS) annotation: engines must read it as raw ticks all the same
+        buffer = rec.registerEventType(EventNames.METHOD_BUFFER, t -> t.addField("tracedThread", Types.JDK.THREAD)
+                .addField("firstSequence", Types.Builtin.LONG).addField("recordCount", Types.Builtin.INT)
+                .addField("baseTime", Types.Builtin.LONG).addField("ticksPerSecond", Types.Builtin.LONG)
+                .addField("records", Types.Builtin.STRING));
         dataLoss = rec.registerEventType("jdk.DataLoss", t -> t.addField("amount", Types.Builtin.LONG)
                 .addField("total", Types.Builtin.LONG));
     }
@@ -93,6 +99,16 @@ public final class SyntheticRecordings implements AutoCloseable {
         long t = ticks++;
         rec.writeEvent(definition.asValue(v -> v.putField("startTime", t).putField("methodId", methodId)
                 .putField("className", cls).putField("methodName", name).putField("descriptor", desc).putField("modifiers", 1)));
+    }
+
+    /** A method buffer event of {@code traced} committed by thread {@code committer}. */
+    public void buffer(String committer, long committerOsId, String traced, long tracedOsId, long firstSequence, int recordCount,
+            long baseTicks, long ticksPerSecond, String records) {
+        long t = ticks++;
+        rec.writeEvent(buffer.asValue(v -> v.putField("startTime", t).putField("eventThread", thread(committer, committerOsId))
+                .putField("tracedThread", thread(traced, tracedOsId)).putField("firstSequence", firstSequence)
+                .putField("recordCount", recordCount).putField("baseTime", baseTicks)
+                .putField("ticksPerSecond", ticksPerSecond).putField("records", records)));
     }
 
     /** An event of a type the converter does not know. */

@@ -26,7 +26,7 @@ public final class FastRecordingSource implements RecordingSource {
     private static final EnumSet<JfrEventKind> KINDS = EnumSet.of(JfrEventKind.METHOD_ENTRY, JfrEventKind.METHOD_EXIT,
             JfrEventKind.LOCK_ACQUIRE, JfrEventKind.LOCK_RELEASE, JfrEventKind.OBJECT_ALLOC,
             JfrEventKind.METHOD_DEFINITION, JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE,
-            JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE);
+            JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE, JfrEventKind.METHOD_BUFFER);
 
     /**
      * Chunks up to this size can be parsed on a second thread while the previous one is converted
@@ -60,6 +60,7 @@ public final class FastRecordingSource implements RecordingSource {
                     // A corrupt chunk is lost, the others are not (as with RecordingFile).
                     failures.add(new ChunkFailure(chunk, e.getMessage()));
                 }
+                adapter.endChunk();
                 sink.chunkEnd(chunk, chunk.offset() + chunk.size());
             }
         }
@@ -80,6 +81,8 @@ public final class FastRecordingSource implements RecordingSource {
         private final LongIntMap largeThreads = new LongIntMap(16);
         private final LongIntMap classes = new LongIntMap(256);
         private final LongIntMap methods = new LongIntMap(64);
+        private final MethodBufferDecoder buffers = new MethodBufferDecoder();
+        private final TracedThreadKeys tracedThreads = new TracedThreadKeys();
         private int stamp;
         private long lastThreadRef = Long.MIN_VALUE;
         private long lastClassRef = Long.MIN_VALUE;
@@ -123,7 +126,9 @@ public final class FastRecordingSource implements RecordingSource {
             if (fresh) {
                 String javaName = constants.threadJavaName(ref);
                 String name = javaName != null ? javaName : constants.threadOsName(ref);
-                sink.thread(ref, constants.threadJavaId(ref), name == null ? "" : name, constants.threadVirtual(ref));
+                long javaId = constants.threadJavaId(ref);
+                sink.thread(ref, javaId, name == null ? "" : name, constants.threadVirtual(ref));
+                tracedThreads.declared(ref, javaId);
             }
             lastThreadRef = ref;
             return ref;
@@ -158,6 +163,25 @@ public final class FastRecordingSource implements RecordingSource {
         public void onMethodExit(long threadRef, long startNanos, int methodId, int bytecodeIndex, boolean exceptional,
                 long sequence) {
             sink.methodEvent(MtlogFormat.METHOD_EXIT, thread(threadRef), sequence, startNanos, methodId, bytecodeIndex);
+        }
+
+        @Override
+        public void onMethodBuffer(long threadRef, long startNanos, long tracedThreadRef, long firstSequence, int recordCount,
+                long baseTimeNanos, long ticksPerSecond, char[] records, int length, long tracedThreadId,
+                char[] tracedThreadName, int nameLength) {
+            // the records are the traced thread's, not the committing thread's
+            long t = thread(tracedThreadRef);
+            if (t == -1 && tracedThreadId > 0) {
+                tracedThreads.buffer(tracedThreadId, tracedThreadName, nameLength, records, length, firstSequence,
+                        recordCount, baseTimeNanos, ticksPerSecond, buffers, sink);
+            } else {
+                buffers.decode(records, length, t, firstSequence, recordCount, baseTimeNanos, ticksPerSecond, sink);
+            }
+        }
+
+        /** The chunk's events are all delivered: the buffer events that waited for their thread. */
+        void endChunk() {
+            tracedThreads.endOfChunk(buffers, sink);
         }
 
         @Override

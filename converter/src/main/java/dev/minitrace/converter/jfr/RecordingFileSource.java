@@ -26,6 +26,8 @@ import jdk.jfr.consumer.RecordingFile;
  */
 public final class RecordingFileSource implements RecordingSource {
     private final Map<String, Long> tracedMethodKeys = new HashMap<>();
+    private final MethodBufferDecoder buffers = new MethodBufferDecoder();
+    private final TracedThreadKeys tracedThreads = new TracedThreadKeys();
     /**
      * Ticks become nanoseconds with the file's first chunk, as {@code RecordingFile} does for a
      * whole file (each chunk is read here as a file of its own, whose own base would differ).
@@ -60,6 +62,7 @@ public final class RecordingFileSource implements RecordingSource {
                     failures.add(new ChunkFailure(chunk, e.getClass().getSimpleName()
                             + (e.getMessage() == null ? "" : ": " + e.getMessage())));
                 }
+                tracedThreads.endOfChunk(buffers, sink); // the buffer events that waited for their thread
                 sink.chunkEnd(chunk, chunk.offset() + chunk.size());
             }
         } finally {
@@ -86,7 +89,12 @@ public final class RecordingFileSource implements RecordingSource {
 
     /** The event's start, ns since the epoch, exactly as RecordingFile computes it for the whole file. */
     private long start(RecordedEvent e) {
-        return baseNanos + (long) ((e.getLong("startTime") - baseTicks) / ticksPerNano);
+        return time(e.getLong("startTime"));
+    }
+
+    /** A tick timestamp in ns since the epoch, as RecordingFile converts it for the whole file. */
+    private long time(long ticks) {
+        return baseNanos + (long) ((ticks - baseTicks) / ticksPerNano);
     }
 
     /**
@@ -113,6 +121,22 @@ public final class RecordingFileSource implements RecordingSource {
                             e.getLong("sequence"), start(e), e.getInt("methodId"), 0);
                     case EventNames.METHOD_EXIT -> sink.methodEvent(MtlogFormat.METHOD_EXIT, thread(e, threads, sink),
                             e.getLong("sequence"), start(e), e.getInt("methodId"), e.getInt("bytecodeIndex"));
+                    case EventNames.METHOD_BUFFER -> {
+                        // the records are the traced thread's, not the committing thread's
+                        Object traced = e.getValue("tracedThread");
+                        long t = thread(traced instanceof RecordedThread rt ? rt : null, threads, sink);
+                        long javaId = e.hasField("tracedThreadId") ? e.getLong("tracedThreadId") : 0;
+                        // getLong gives a @Timestamp(TICKS) field's raw ticks, like startTime's
+                        long base = time(e.getLong("baseTime"));
+                        if (t == -1 && javaId > 0) {
+                            tracedThreads.buffer(javaId, e.hasField("tracedThreadName") ? e.getString("tracedThreadName") : null,
+                                    e.getString("records"), e.getLong("firstSequence"), e.getInt("recordCount"), base,
+                                    e.getLong("ticksPerSecond"), buffers, sink);
+                        } else {
+                            buffers.decode(e.getString("records"), t, e.getLong("firstSequence"), e.getInt("recordCount"),
+                                    base, e.getLong("ticksPerSecond"), sink);
+                        }
+                    }
                     case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
                     case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
                     case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
@@ -162,8 +186,11 @@ public final class RecordingFileSource implements RecordingSource {
                 e.getInt("bytecodeIndex"));
     }
 
-    private static long thread(RecordedEvent e, Map<RecordedThread, Long> threads, RecordingSink sink) {
-        RecordedThread t = e.getThread();
+    private long thread(RecordedEvent e, Map<RecordedThread, Long> threads, RecordingSink sink) {
+        return thread(e.getThread(), threads, sink);
+    }
+
+    private long thread(RecordedThread t, Map<RecordedThread, Long> threads, RecordingSink sink) {
         if (t == null) {
             return -1;
         }
@@ -174,6 +201,7 @@ public final class RecordingFileSource implements RecordingSource {
             String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
             boolean virtual = t.hasField("virtual") && t.getBoolean("virtual");
             sink.thread(key, t.getJavaThreadId(), name == null ? "" : name, virtual);
+            tracedThreads.declared(key, t.getJavaThreadId());
         }
         return key;
     }

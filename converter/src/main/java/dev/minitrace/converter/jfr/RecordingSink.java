@@ -28,8 +28,9 @@ public interface RecordingSink {
     void methodDefinition(int methodId, String className, String methodName, String descriptor);
 
     /**
-     * A {@code minitrace.MethodEntry} ({@code type} 1) or {@code minitrace.MethodExit} ({@code type} 2).
-     * {@code bci} is 0 for an entry.
+     * A {@code minitrace.MethodEntry} ({@code type} 1) or {@code minitrace.MethodExit} ({@code type} 2),
+     * or one such record of a {@code minitrace.MethodBuffer} event (decoded by {@link MethodBufferDecoder}).
+     * {@code bci} is 0 for an entry and for an exit by exception.
      */
     void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci);
 
@@ -53,6 +54,12 @@ public interface RecordingSink {
      * pause's name ({@code GC Pause}, {@code Pause Remark}, ...).
      */
     void gcPause(long gcId, String name, long startNanos, long durationNanos);
+
+    /**
+     * A {@code minitrace.MethodBuffer} event that breaks its encoding ({@code docs/trace-buffer.md}):
+     * none of its {@code recordCount} records was delivered; {@code reason} says what is wrong.
+     */
+    void corruptMethodBuffer(long threadKey, int recordCount, String reason);
 
     /** A {@code jdk.DataLoss} event: {@code amount} bytes were lost. */
     void dataLoss(long amountBytes);

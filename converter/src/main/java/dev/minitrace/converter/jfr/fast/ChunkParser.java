@@ -25,6 +25,7 @@ final class ChunkParser {
     private static final int OP_SKIP_I16 = 11;
     private static final int OP_SKIP_1 = 12;
     private static final int OP_SKIP_FIELD = 13;
+    private static final int OP_CHARS = 14;
 
     /** Slots common to all kinds: start time, duration, event thread. */
     private static final int SLOT_START = 0;
@@ -90,6 +91,12 @@ final class ChunkParser {
     private double divisor;
     private boolean unitDivisor;
     private long delivered;
+    /**
+     * The chars of the string fields read with {@link #OP_CHARS} (MethodBuffer: 0 = records, 1 =
+     * traced thread name), reused from event to event.
+     */
+    private final char[][] chars = {new char[256], new char[64]};
+    private final int[] charCount = new int[2];
 
     ChunkParser(boolean[] wantedKinds) {
         this.wanted = wantedKinds.clone();
@@ -221,6 +228,7 @@ final class ChunkParser {
             JfrType.Field f = type.fields[i];
             int slot = -1;
             boolean wantsString = false;
+            boolean wantsChars = false;
             switch (f.name) {
                 case "startTime" -> slot = SLOT_START;
                 case "duration" -> slot = SLOT_DURATION;
@@ -229,14 +237,23 @@ final class ChunkParser {
                     for (int j = 0; j < kind.fields.length; j++) {
                         String name = kind.fields[j];
                         boolean s = name.charAt(0) == '$';
-                        if ((s ? name.substring(1) : name).equals(f.name)) {
+                        boolean c = name.charAt(0) == '%';
+                        if ((s || c ? name.substring(1) : name).equals(f.name)) {
                             slot = FIRST_FIELD_SLOT + j;
                             wantsString = s;
+                            wantsChars = c;
                         }
                     }
                 }
             }
-            plan[i] = slot < 0 ? skipOp(f, i) : readOp(kind, type, f, slot, wantsString, in);
+            plan[i] = slot < 0 ? skipOp(f, i) : readOp(kind, type, f, slot, wantsString || wantsChars, in);
+            if (wantsChars) {
+                int buffer = 0; // the n-th '%' field of the kind goes to buffer n
+                for (int j = 0; j < slot - FIRST_FIELD_SLOT; j++) {
+                    buffer += kind.fields[j].charAt(0) == '%' ? 1 : 0;
+                }
+                plan[i] = OP_CHARS | (buffer << 8);
+            }
         }
         return plan;
     }
@@ -309,8 +326,11 @@ final class ChunkParser {
         if (!f.isIntegral() && !(f.type.kind == JfrType.KIND_BOOLEAN && !f.array)) {
             throw in.error(0, "Event " + type.name + " field " + f + " is not an integer as " + kind + " expects", null);
         }
-        if (slot == SLOT_START || slot == SLOT_DURATION) {
+        if (slot == SLOT_START || slot == SLOT_DURATION
+                || (kind == JfrEventKind.METHOD_BUFFER && f.name.equals("baseTime") && f.type.kind == JfrType.KIND_LONG)) {
             // Raw ticks: RecordedEvent derives both from the start and end ticks (see deliver).
+            // MethodBuffer's baseTime is converted on delivery whether or not the metadata marks
+            // it a tick timestamp, as the reference engine converts it from its raw value.
             return OP_I64 | (slot << 8);
         }
         if (f.ticks == JfrType.Field.TICKS_TIMESTAMP) {
@@ -582,6 +602,8 @@ final class ChunkParser {
     private void decode(ChunkInput in, int kind, int end, int eventStart, JfrEventSink sink) throws JfrFormatException {
         final int[] plan = ops[kind];
         final long[] s = slots[kind];
+        charCount[0] = 0; // no records, no name unless this event's plan reads them
+        charCount[1] = 0;
         try {
             // Reads use the chunk limit, not the event end, so the unrolled varint path stays
             // hot; a field that overruns its event is caught right after the plan.
@@ -599,6 +621,7 @@ final class ChunkParser {
                     case OP_SKIP_I16 -> in.skipInteger(2);
                     case OP_SKIP_1 -> in.skip(1);
                     case OP_STRING -> stringSlots[kind][op >>> 8] = readStringField(in);
+                    case OP_CHARS -> readCharsField(in, op >>> 8);
                     case OP_SKIP_FIELD -> Values.skipField(in, typeOfKind[kind].fields[op >>> 8]);
                     default -> throw new IllegalStateException("op " + op);
                 }
@@ -611,6 +634,64 @@ final class ChunkParser {
                     "Corrupt event " + typeOfKind[kind].name + ": " + e.getMessage(), e);
         }
         deliver(kind, s, sink);
+    }
+
+    /**
+     * Reads a string field into {@link #chars} without making a String for the inline encodings
+     * (MethodBuffer records are inline: char array of varints, or UTF-8 / Latin-1 bytes). The
+     * chars are exactly those {@code RecordingFile} would give: a UTF-8 string with a byte of 128
+     * or more (never written by the agent) and a constant-pool reference are decoded to a String.
+     */
+    private void readCharsField(ChunkInput in, int k) throws JfrFormatException {
+        int at = in.pos;
+        byte encoding = in.readByte();
+        switch (encoding) {
+            case ChunkInput.STRING_NULL, ChunkInput.STRING_EMPTY -> charCount[k] = 0;
+            case ChunkInput.STRING_CHAR_ARRAY -> {
+                int n = in.readInt();
+                in.require(n, "char-array string"); // each char takes at least one byte
+                char[] c = charBuffer(k, n);
+                for (int i = 0; i < n; i++) {
+                    c[i] = in.readChar();
+                }
+                charCount[k] = n;
+            }
+            case ChunkInput.STRING_LATIN1, ChunkInput.STRING_UTF8 -> {
+                int n = in.readInt();
+                in.require(n, "string");
+                char[] c = charBuffer(k, n);
+                byte[] b = in.buf;
+                int p = in.pos;
+                boolean ascii = true;
+                for (int i = 0; i < n; i++) {
+                    byte x = b[p + i];
+                    ascii &= x >= 0;
+                    c[i] = (char) (x & 0xFF);
+                }
+                charCount[k] = n;
+                if (!ascii && encoding == ChunkInput.STRING_UTF8) {
+                    copyChars(k, new String(b, p, n, java.nio.charset.StandardCharsets.UTF_8));
+                }
+                in.pos = p + n;
+            }
+            case ChunkInput.STRING_CONSTANT_POOL -> copyChars(k, constants.string(in.readLong()));
+            default -> throw in.error(at, "Unknown string encoding " + encoding, null);
+        }
+    }
+
+    private char[] charBuffer(int k, int n) {
+        if (chars[k].length < n) {
+            chars[k] = new char[Math.max(n, chars[k].length * 2)];
+        }
+        return chars[k];
+    }
+
+    private void copyChars(int k, String s) {
+        int n = s == null ? 0 : s.length();
+        if (n > 0) {
+            s.getChars(0, n, charBuffer(k, n), 0);
+        }
+        charCount[k] = n;
     }
 
     private String readStringField(ChunkInput in) throws JfrFormatException {
@@ -694,6 +775,8 @@ final class ChunkParser {
             case METHOD_TRACE -> sink.onMethodTrace(s[SLOT_THREAD], start, duration, s[3]);
             case THREAD_START -> sink.onThreadStart(s[SLOT_THREAD], start, s[3], s[4]);
             case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], start, s[3]);
+            case METHOD_BUFFER -> sink.onMethodBuffer(s[SLOT_THREAD], start, s[3], s[4], (int) s[5], toNanos(s[6]), s[7],
+                    chars[0], charCount[0], s[9], chars[1], charCount[1]);
             default -> throw new IllegalStateException(KINDS[kind].name());
         }
     }

@@ -172,6 +172,7 @@ public final class JfrChunkPrefetcher implements Closeable {
         private static final byte ALLOC = 4;
         private static final byte TRACE = 5;
         private static final byte RARE = 6;
+        private static final byte BUFFER = 7;
 
         private byte[] kind = new byte[1024];
         private long[] thread = new long[1024];
@@ -180,11 +181,22 @@ public final class JfrChunkPrefetcher implements Closeable {
         private long[] c = new long[1024];
         private int[] d = new int[1024];
         private long[] e = new long[1024];
+        /** MethodBuffer: ticksPerSecond and baseTime per event, and the records of all events one after the other. */
+        private long[] f = new long[1024];
+        private long[] g = new long[1024];
+        /** MethodBuffer: tracedThreadId, and the length of tracedThreadName (stored in text after the records). */
+        private long[] h = new long[1024];
+        private int[] nameLength = new int[1024];
+        private char[] text = new char[4096];
+        private char[] scratch = new char[256];
+        private char[] nameScratch = new char[64];
+        private int textSize;
         private int size;
         private final List<java.util.function.Consumer<JfrEventSink>> rare = new ArrayList<>();
 
         void clear() {
             size = 0;
+            textSize = 0;
             rare.clear();
         }
 
@@ -198,6 +210,10 @@ public final class JfrChunkPrefetcher implements Closeable {
                 c = Arrays.copyOf(c, n);
                 d = Arrays.copyOf(d, n);
                 e = Arrays.copyOf(e, n);
+                f = Arrays.copyOf(f, n);
+                g = Arrays.copyOf(g, n);
+                h = Arrays.copyOf(h, n);
+                nameLength = Arrays.copyOf(nameLength, n);
             }
             int i = size++;
             kind[i] = k;
@@ -213,6 +229,7 @@ public final class JfrChunkPrefetcher implements Closeable {
 
         void replay(JfrEventSink sink) {
             int r = 0;
+            int at = 0;
             for (int i = 0; i < size; i++) {
                 switch (kind[i]) {
                     case ENTRY -> sink.onMethodEntry(thread[i], start[i], (int) a[i], e[i]);
@@ -221,6 +238,21 @@ public final class JfrChunkPrefetcher implements Closeable {
                     case RELEASE -> sink.onLockRelease(thread[i], start[i], a[i], (int) c[i], d[i], e[i]);
                     case ALLOC -> sink.onObjectAlloc(thread[i], start[i], a[i], (int) c[i], d[i], e[i]);
                     case TRACE -> sink.onMethodTrace(thread[i], start[i], a[i], c[i]);
+                    case BUFFER -> {
+                        int n = (int) c[i];
+                        if (scratch.length < n) {
+                            scratch = new char[Math.max(n, scratch.length * 2)];
+                        }
+                        System.arraycopy(text, at, scratch, 0, n);
+                        at += n;
+                        int m = nameLength[i];
+                        if (nameScratch.length < m) {
+                            nameScratch = new char[Math.max(m, nameScratch.length * 2)];
+                        }
+                        System.arraycopy(text, at, nameScratch, 0, m);
+                        at += m;
+                        sink.onMethodBuffer(thread[i], start[i], a[i], e[i], d[i], g[i], f[i], scratch, n, h[i], nameScratch, m);
+                    }
                     default -> rare.get(r++).accept(sink);
                 }
             }
@@ -285,6 +317,27 @@ public final class JfrChunkPrefetcher implements Closeable {
             int i = next(TRACE, threadRef, startNanos);
             a[i] = durationNanos;
             c[i] = methodRef;
+        }
+
+        @Override
+        public void onMethodBuffer(long threadRef, long startNanos, long tracedThreadRef, long firstSequence, int recordCount,
+                long baseTimeNanos, long ticksPerSecond, char[] records, int length, long tracedThreadId,
+                char[] tracedThreadName, int nameLen) {
+            int i = next(BUFFER, threadRef, startNanos);
+            a[i] = tracedThreadRef;
+            c[i] = length;
+            d[i] = recordCount;
+            e[i] = firstSequence;
+            f[i] = ticksPerSecond;
+            g[i] = baseTimeNanos;
+            h[i] = tracedThreadId;
+            nameLength[i] = nameLen;
+            if (text.length - textSize < length + nameLen) {
+                text = Arrays.copyOf(text, Math.max(textSize + length + nameLen, text.length * 2));
+            }
+            System.arraycopy(records, 0, text, textSize, length);
+            System.arraycopy(tracedThreadName, 0, text, textSize + length, nameLen);
+            textSize += length + nameLen;
         }
 
         @Override

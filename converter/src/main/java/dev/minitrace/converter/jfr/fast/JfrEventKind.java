@@ -25,10 +25,17 @@ public enum JfrEventKind {
     /** {@code jdk.ThreadStart}. */
     THREAD_START("jdk.ThreadStart", "thread", "parentThread"),
     /** {@code jdk.ThreadEnd}. */
-    THREAD_END("jdk.ThreadEnd", "thread");
+    THREAD_END("jdk.ThreadEnd", "thread"),
+    /**
+     * {@code minitrace.MethodBuffer}: packed method records of {@code tracedThread}; the string
+     * fields marked '%' are copied as chars into reusable buffers (the first into the first), never
+     * made Strings.
+     */
+    METHOD_BUFFER("minitrace.MethodBuffer", "tracedThread", "firstSequence", "recordCount", "baseTime", "ticksPerSecond",
+            "%records", "tracedThreadId", "%tracedThreadName");
 
     private final String eventName;
-    /** Field names in slot order after the common slots; '$' marks a string field. */
+    /** Field names in slot order after the common slots; '$' marks a string field, '%' a string read as chars. */
     final String[] fields;
 
     JfrEventKind(String eventName, String... fields) {

@@ -71,6 +71,19 @@ public interface JfrEventSink {
     default void onThreadStart(long eventThreadRef, long startNanos, long threadRef, long parentThreadRef) {
     }
 
+    /**
+     * {@code minitrace.MethodBuffer}: {@code records[0, length)} are the event's packed records
+     * (valid only during this call: the array is the parser's, reused for the next event);
+     * {@code baseTimeNanos} is {@code baseTime} converted like every timestamp; {@code tracedThreadId}
+     * and {@code tracedThreadName[0, nameLength)} (valid during the call too) identify the thread
+     * when {@code tracedThreadRef} does not (0 and empty when the event lacks them). Decode them with
+     * {@code dev.minitrace.converter.jfr.MethodBufferDecoder}.
+     */
+    default void onMethodBuffer(long threadRef, long startNanos, long tracedThreadRef, long firstSequence, int recordCount,
+                                long baseTimeNanos, long ticksPerSecond, char[] records, int length,
+                                long tracedThreadId, char[] tracedThreadName, int nameLength) {
+    }
+
     /** {@code jdk.ThreadEnd}. */
     default void onThreadEnd(long eventThreadRef, long startNanos, long threadRef) {
     }

@@ -21,7 +21,7 @@ final class CanonicalEvents {
     static final Set<String> TYPES = Set.of("minitrace.MethodEntry", "minitrace.MethodExit",
             "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc",
             "minitrace.MethodDefinition", "jdk.GarbageCollection", "jdk.GCPhasePause", "jdk.DataLoss",
-            "jdk.MethodTrace", "jdk.ThreadStart", "jdk.ThreadEnd");
+            "jdk.MethodTrace", "jdk.ThreadStart", "jdk.ThreadEnd", "minitrace.MethodBuffer");
 
     private CanonicalEvents() {
     }
@@ -96,6 +96,12 @@ final class CanonicalEvents {
             case "jdk.ThreadStart" -> head + "|" + thread((RecordedThread) e.getValue("thread"))
                     + "|" + thread((RecordedThread) e.getValue("parentThread"));
             case "jdk.ThreadEnd" -> head + "|" + thread((RecordedThread) e.getValue("thread"));
+            case "minitrace.MethodBuffer" -> head + "|" + thread((RecordedThread) e.getValue("tracedThread"))
+                    + "|" + e.getLong("firstSequence") + "|" + e.getInt("recordCount") + "|" + nanos(e.getInstant("baseTime"))
+                    + "|" + e.getLong("ticksPerSecond") + "|" + e.getString("records")
+                    + "|" + (e.hasField("tracedThreadId") ? e.getLong("tracedThreadId") : 0)
+                    + "|" + (e.hasField("tracedThreadName") && e.getString("tracedThreadName") != null
+                            ? e.getString("tracedThreadName") : "");
             default -> throw new IllegalArgumentException(type);
         };
     }
@@ -208,6 +214,15 @@ final class CanonicalEvents {
         @Override
         public void onThreadEnd(long eventThreadRef, long startNanos, long threadRef) {
             lines.add(head("jdk.ThreadEnd", eventThreadRef, startNanos) + "|" + thread(threadRef));
+        }
+
+        @Override
+        public void onMethodBuffer(long threadRef, long startNanos, long tracedThreadRef, long firstSequence,
+                int recordCount, long baseTimeNanos, long ticksPerSecond, char[] records, int length, long tracedThreadId,
+                char[] tracedThreadName, int nameLength) {
+            lines.add(head("minitrace.MethodBuffer", threadRef, startNanos) + "|" + thread(tracedThreadRef) + "|"
+                    + firstSequence + "|" + recordCount + "|" + baseTimeNanos + "|" + ticksPerSecond + "|"
+                    + new String(records, 0, length) + "|" + tracedThreadId + "|" + new String(tracedThreadName, 0, nameLength));
         }
     }
 }

@@ -44,6 +44,18 @@ class ParallelJfrReaderTest {
     }
 
     @Test
+    void deliversMethodBufferEventsLikeTheSequentialReaderAndRecordingFile() throws Exception {
+        Path buffers = dev.minitrace.converter.MethodBufferRecordings.record(dir.resolve("buffers.jfr"), 3, 10).file();
+        CanonicalEvents.Sink sequential = JfrReaderTest.readFast(buffers);
+        List<String> expected = CanonicalEvents.fromRecordingFile(buffers);
+        assertEquals(expected, sequential.lines);
+        assertTrue(expected.stream().filter(l -> l.startsWith("minitrace.MethodBuffer|")).count() >= 10, "buffer events read");
+        List<String> lines = new ArrayList<>();
+        new ParallelJfrReader(2).read(buffers, CanonicalEvents.Sink::new, s -> lines.addAll(s.lines));
+        assertEquals(expected, lines);
+    }
+
+    @Test
     void reportsTruncationAndErrorsLikeTheSequentialReader() throws Exception {
         byte[] bytes = Files.readAllBytes(recording);
         List<long[]> chunks = JfrReaderTest.chunkBounds(recording);

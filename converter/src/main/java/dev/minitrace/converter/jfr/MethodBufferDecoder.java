@@ -1,0 +1,198 @@
+package dev.minitrace.converter.jfr;
+
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import java.util.Arrays;
+
+/**
+ * Decodes the packed records of one {@code minitrace.MethodBuffer} event (encoding in
+ * {@code docs/trace-buffer.md}) and delivers them to a {@link RecordingSink} as method events.
+ * Both engines use this one class, so they give the same records, sequences and times to the
+ * nanosecond. An event is checked completely before any of its records is delivered: a corrupt one
+ * is reported to {@link RecordingSink#corruptMethodBuffer} as a whole and none of its records is
+ * used (a record after a damaged char cannot be trusted, nor can its sequence numbers). Decoded
+ * records wait in reusable primitive columns: no allocation per record or per event once the
+ * columns have grown to the largest event.
+ */
+public final class MethodBufferDecoder {
+    /** A varint that holds a 32-bit value takes at most 6 chars of 6 bits. */
+    private static final int MAX_INT_CHARS = 6;
+    /** A varint that holds a 64-bit value takes at most 11 chars of 6 bits. */
+    private static final int MAX_LONG_CHARS = 11;
+
+    private char[] chars = new char[256];
+    private int[] types = new int[64];
+    private int[] methodIds = new int[64];
+    private int[] bcis = new int[64];
+    private long[] sequences = new long[64];
+    private long[] ticks = new long[64];
+
+    /** Position after the last varint read; -1 when it ran past the end or was too long. */
+    private int pos;
+    private String problem;
+
+    /** A reusable char buffer of at least {@code n} chars for an engine to copy the records into. */
+    public char[] buffer(int n) {
+        if (chars.length < n) {
+            chars = new char[Math.max(n, chars.length * 2)];
+        }
+        return chars;
+    }
+
+    /** Decodes {@code records} (the oracle engine's string); see {@link #decode(char[], int, long, long, int, long, long, RecordingSink)}. */
+    public void decode(String records, long threadKey, long firstSequence, int recordCount, long baseTimeNanos,
+            long ticksPerSecond, RecordingSink sink) {
+        int n = records == null ? 0 : records.length();
+        char[] c = buffer(n);
+        if (n > 0) {
+            records.getChars(0, n, c, 0);
+        }
+        decode(c, n, threadKey, firstSequence, recordCount, baseTimeNanos, ticksPerSecond, sink);
+    }
+
+    /**
+     * Decodes {@code records[0, length)} and delivers each method record to
+     * {@link RecordingSink#methodEvent} with {@code threadKey} (the event's {@code tracedThread};
+     * -1 when it does not resolve, which the sink counts like any event without a thread), or
+     * reports the event to {@link RecordingSink#corruptMethodBuffer} when it breaks the encoding.
+     *
+     * @param baseTimeNanos {@code baseTime} converted as the engine converts every tick timestamp
+     */
+    public void decode(char[] records, int length, long threadKey, long firstSequence, int recordCount,
+            long baseTimeNanos, long ticksPerSecond, RecordingSink sink) {
+        int n = parse(records, length, firstSequence, recordCount, ticksPerSecond);
+        if (n < 0) {
+            sink.corruptMethodBuffer(threadKey, recordCount, problem);
+            return;
+        }
+        // docs/trace-buffer.md: time(baseTime) + (long) ((ticks - baseTime) * (1e9 / ticksPerSecond))
+        double nanosPerTick = 1e9 / ticksPerSecond;
+        for (int i = 0; i < n; i++) {
+            long t = baseTimeNanos + (long) (ticks[i] * nanosPerTick);
+            sink.methodEvent(types[i], threadKey, sequences[i], t, methodIds[i], bcis[i]);
+        }
+    }
+
+    /**
+     * Parses the records into the columns ({@code ticks} relative to {@code baseTime}).
+     *
+     * @return the number of method records, or -1 with {@link #problem} set
+     */
+    private int parse(char[] c, int length, long firstSequence, int recordCount, long ticksPerSecond) {
+        if (recordCount < 0) {
+            return fail("negative recordCount " + recordCount);
+        }
+        if (ticksPerSecond <= 0) {
+            return fail("ticksPerSecond " + ticksPerSecond + " is not positive");
+        }
+        // Each method record takes at least two chars: a larger count cannot be right (and must
+        // not size the columns).
+        if (recordCount > length / 2) {
+            return fail("recordCount " + recordCount + " does not fit " + length + " chars");
+        }
+        ensure(recordCount);
+        long sequence = firstSequence;
+        long tick = 0;
+        int n = 0;
+        int p = 0;
+        while (p < length) {
+            int h = c[p];
+            if (h >= 0x08) {
+                return fail("header char 0x" + Integer.toHexString(h) + " at char " + p + " has reserved bits set");
+            }
+            int at = p;
+            int kind = h & 3;
+            boolean stamped = (h & 4) != 0;
+            pos = p + 1;
+            if (kind == 3) {
+                if (stamped) {
+                    return fail("sequence skip at char " + at + " is stamped");
+                }
+                long skip = varint(c, length, MAX_LONG_CHARS);
+                if (pos < 0) {
+                    return fail(problem + " in the sequence skip at char " + at);
+                }
+                if (skip < 1) {
+                    return fail("sequence skip at char " + at + " of " + Long.toUnsignedString(skip) + " (must be at least 1)");
+                }
+                sequence += skip;
+                p = pos;
+                continue;
+            }
+            long methodId = varint(c, length, MAX_INT_CHARS);
+            long bci = 0;
+            if (pos >= 0 && kind == 1) {
+                bci = varint(c, length, MAX_INT_CHARS);
+            }
+            if (pos >= 0 && stamped) {
+                tick += varint(c, length, MAX_LONG_CHARS);
+            }
+            if (pos < 0) {
+                return fail(problem + " in the record at char " + at);
+            }
+            if (methodId > 0xFFFFFFFFL || bci > 0xFFFFFFFFL) {
+                return fail("record at char " + at + " has a value above 32 bits");
+            }
+            if (n == recordCount) {
+                return fail("more method records than recordCount " + recordCount);
+            }
+            types[n] = kind == 0 ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT;
+            methodIds[n] = (int) methodId;
+            bcis[n] = (int) bci; // an exit by exception has bci 0
+            sequences[n] = sequence++;
+            ticks[n] = tick;
+            n++;
+            p = pos;
+        }
+        if (n != recordCount) {
+            return fail(n + " method record(s) where recordCount says " + recordCount);
+        }
+        return n;
+    }
+
+    /**
+     * Reads the varint at {@link #pos}: 6 bits per char, least significant first, bit 6 set when
+     * another char follows. Sets {@link #pos} after it, or to -1 (with {@link #problem}) when it
+     * runs past {@code length}, is longer than {@code maxChars} or has a char of 128 or more.
+     */
+    private long varint(char[] c, int length, int maxChars) {
+        long value = 0;
+        int p = pos;
+        for (int i = 0; i < maxChars; i++) {
+            if (p >= length) {
+                problem = "a varint runs past the end";
+                pos = -1;
+                return 0;
+            }
+            int x = c[p++];
+            if (x >= 0x80) {
+                problem = "char 0x" + Integer.toHexString(x) + " at char " + (p - 1) + " is not below 128";
+                pos = -1;
+                return 0;
+            }
+            value |= (long) (x & 0x3F) << (6 * i);
+            if ((x & 0x40) == 0) {
+                pos = p;
+                return value;
+            }
+        }
+        problem = "a varint longer than " + maxChars + " chars";
+        pos = -1;
+        return 0;
+    }
+
+    private int fail(String why) {
+        problem = why;
+        return -1;
+    }
+
+    private void ensure(int n) {
+        if (types.length < n) {
+            int size = Math.max(n, types.length * 2);
+            types = Arrays.copyOf(types, size);
+            methodIds = Arrays.copyOf(methodIds, size);
+            bcis = Arrays.copyOf(bcis, size);
+            sequences = Arrays.copyOf(sequences, size);
+            ticks = Arrays.copyOf(ticks, size);
+        }
+    }
+}

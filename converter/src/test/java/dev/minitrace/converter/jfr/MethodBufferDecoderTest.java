@@ -1,0 +1,105 @@
+package dev.minitrace.converter.jfr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The record encoding of docs/trace-buffer.md, decoded: kinds, varints, skips, times, and every kind of damage. */
+class MethodBufferDecoderTest {
+    private static final long BASE = 1_700_000_000_000_000_000L;
+
+    private static CapturingSink decode(String records, long firstSequence, int recordCount, long ticksPerSecond) {
+        CapturingSink sink = new CapturingSink();
+        new MethodBufferDecoder().decode(records, 7, firstSequence, recordCount, BASE, ticksPerSecond, sink);
+        return sink;
+    }
+
+    @Test
+    void decodesKindsSequencesSkipsAndTimes() {
+        TraceBufferEncoder e = new TraceBufferEncoder()
+                .entry(1, 10)              // stamped: base + 10 ticks
+                .entry(70, -1)             // unstamped: shares the time of the record before
+                .exit(70, 64, 4_000_000)   // 2-char bci, 4-char delta
+                .skip(2)                   // two lock events of the thread in between
+                .entry(5000, -1)
+                .thrown(5000, 4_000_001)
+                .skip(1)
+                .exit(1, 31, -1);
+        CapturingSink s = decode(e.records(), 100, e.count(), 3_000_000_000L);
+        double nsPerTick = 1e9 / 3_000_000_000L;
+        long t10 = BASE + (long) (10 * nsPerTick);
+        long t4m = BASE + (long) (4_000_000 * nsPerTick);
+        long t4m1 = BASE + (long) (4_000_001 * nsPerTick);
+        assertEquals(List.of(
+                "1 7 100 " + t10 + " 1 0",
+                "1 7 101 " + t10 + " 70 0",
+                "2 7 102 " + t4m + " 70 64",
+                "1 7 105 " + t4m + " 5000 0",
+                "2 7 106 " + t4m1 + " 5000 0",
+                "2 7 108 " + t4m1 + " 1 31"), s.methodEvents);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+    }
+
+    @Test
+    void unstampedRecordsBeforeAnyStampHaveTheBaseTimeAndLargeValuesRoundTrip() {
+        TraceBufferEncoder e = new TraceBufferEncoder().entry(-1, -1).exit(Integer.MAX_VALUE, 65535, -1)
+                .entry(3, Long.MAX_VALUE);
+        CapturingSink s = decode(e.records(), 1, 3, 1_000_000_000L);
+        assertEquals(List.of("1 7 1 " + BASE + " -1 0", "2 7 2 " + BASE + " 2147483647 65535",
+                "1 7 3 " + (BASE + (long) (Long.MAX_VALUE * 1.0)) + " 3 0"), s.methodEvents);
+    }
+
+    @Test
+    void aBufferMayStartWithASkip() {
+        TraceBufferEncoder e = new TraceBufferEncoder().skip(3).entry(4, 0);
+        assertEquals(List.of("1 7 13 " + BASE + " 4 0"), decode(e.records(), 10, 1, 1_000_000_000L).methodEvents);
+    }
+
+    @Test
+    void anEmptyBufferIsNoRecord() {
+        CapturingSink s = decode("", 5, 0, 1_000_000_000L);
+        assertTrue(s.methodEvents.isEmpty());
+        assertTrue(s.corrupt.isEmpty());
+    }
+
+    @Test
+    void damageSkipsTheWholeEventWithAReason() {
+        String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
+        assertCorrupt(good + "\u0008\u0001", 3, "header char 0x8 at char 6 has reserved bits set");
+        assertCorrupt(good + "\u0040\u0001", 3, "header char 0x40 at char 6 has reserved bits set");
+        assertCorrupt(good + "\u0007\u0001", 2, "sequence skip at char 6 is stamped");
+        assertCorrupt(good + "\u0003\u0000", 2, "sequence skip at char 6 of 0 (must be at least 1)");
+        assertCorrupt(good + "\u0000\u0041", 3, "a varint runs past the end in the record at char 6");
+        assertCorrupt(good + "\u0001\u0001", 3, "a varint runs past the end in the record at char 6");
+        assertCorrupt(good + "\u0000\u00c1", 3, "char 0xc1 at char 7 is not below 128 in the record at char 6");
+        assertCorrupt(good + "\u0000\u0041\u0041\u0041\u0041\u0041\u0041\u0001", 3,
+                "a varint longer than 6 chars in the record at char 6");
+        assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0040", 3, "a varint runs past the end in the record at char 6");
+        assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0040\u0004", 3, "record at char 6 has a value above 32 bits");
+        assertCorrupt(good, 3, "2 method record(s) where recordCount says 3");
+        assertCorrupt(good + "\u0000\u0001", 2, "more method records than recordCount 2");
+        assertCorrupt(good, 1, "more method records than recordCount 1");
+        assertCorrupt(good, -1, "negative recordCount -1");
+        assertCorrupt(good, 1_000_000, "recordCount 1000000 does not fit 6 chars");
+        CapturingSink s = new CapturingSink();
+        new MethodBufferDecoder().decode(good, 7, 1, 2, BASE, 0, s);
+        assertEquals(List.of("7 2: ticksPerSecond 0 is not positive"), s.corrupt);
+        assertTrue(s.methodEvents.isEmpty());
+    }
+
+    private static void assertCorrupt(String records, int recordCount, String reason) {
+        CapturingSink s = decode(records, 1, recordCount, 1_000_000_000L);
+        assertEquals(List.of("7 " + recordCount + ": " + reason), s.corrupt, "records " + escape(records));
+        assertTrue(s.methodEvents.isEmpty(), "nothing of a corrupt event is delivered: " + s.methodEvents);
+    }
+
+    private static String escape(String s) {
+        StringBuilder b = new StringBuilder();
+        for (char c : s.toCharArray()) {
+            b.append(String.format("\\u%04x", (int) c));
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.minitrace.converter.jfr;
+
+/**
+ * Writes the records of a {@code minitrace.MethodBuffer} event, written from
+ * {@code docs/trace-buffer.md} alone (independent of the agent's code), so that tests can make
+ * recordings with buffer events without the agent. Times are given as ticks since {@code baseTime}.
+ */
+public final class TraceBufferEncoder {
+    private final StringBuilder sb = new StringBuilder();
+    private int count;
+    private long lastStamp;
+
+    /** A method entry; stamped when {@code ticks} ≥ 0 (ticks since baseTime, not less than the last stamp). */
+    public TraceBufferEncoder entry(int methodId, long ticks) {
+        return record(0, methodId, 0, ticks);
+    }
+
+    /** A method exit by a return instruction at {@code bci}; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder exit(int methodId, int bci, long ticks) {
+        return record(1, methodId, bci, ticks);
+    }
+
+    /** A method exit by an exception; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder thrown(int methodId, long ticks) {
+        return record(2, methodId, 0, ticks);
+    }
+
+    /** A sequence skip of {@code n} numbers (kind 3). */
+    public TraceBufferEncoder skip(long n) {
+        sb.append((char) 3);
+        varint(n);
+        return this;
+    }
+
+    /** Appends {@code chars} as they are (for damaged input). */
+    public TraceBufferEncoder raw(String chars) {
+        sb.append(chars);
+        return this;
+    }
+
+    private TraceBufferEncoder record(int kind, int methodId, int bci, long ticks) {
+        boolean stamped = ticks >= 0;
+        sb.append((char) (kind | (stamped ? 4 : 0)));
+        varint(methodId & 0xFFFFFFFFL);
+        if (kind == 1) {
+            varint(bci & 0xFFFFFFFFL);
+        }
+        if (stamped) {
+            varint(ticks - lastStamp);
+            lastStamp = ticks;
+        }
+        count++;
+        return this;
+    }
+
+    /** 6 bits per char, least significant first; bit 6 says another char follows. */
+    private void varint(long v) {
+        do {
+            int group = (int) (v & 0x3F);
+            v >>>= 6;
+            sb.append((char) (v != 0 ? group | 0x40 : group));
+        } while (v != 0);
+    }
+
+    /** The method records written (skips not counted): the event's {@code recordCount}. */
+    public int count() {
+        return count;
+    }
+
+    /** The event's {@code records}. */
+    public String records() {
+        return sb.toString();
+    }
+
+    /** True when nothing was written. */
+    public boolean isEmpty() {
+        return sb.length() == 0;
+    }
+}
