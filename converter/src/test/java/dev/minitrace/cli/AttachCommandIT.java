@@ -66,7 +66,7 @@ class AttachCommandIT {
             Path snapshot = dir.resolve("snapshot.jfr");
             ChildProcess.Outcome d = ChildProcess.cli(dir, "dump", pid, snapshot.toString());
             assertEquals(0, d.status(), d::toString);
-            assertTrue(types(snapshot).contains("minitrace.MethodEntry"), "the snapshot holds traced calls");
+            assertTrue(types(snapshot).contains("minitrace.MethodBuffer"), "the snapshot holds traced calls");
 
             ChildProcess.Outcome again = ChildProcess.cli(dir, "attach", pid);
             assertEquals(1, again.status(), again::toString);
@@ -77,7 +77,7 @@ class AttachCommandIT {
             assertEquals(0, s.status(), s::toString);
             assertTrue(s.err().startsWith("stop: JVM " + pid + ": recording written to " + out), s::err);
             Set<String> types = types(out);
-            assertTrue(types.contains("minitrace.MethodEntry") && types.contains("minitrace.MethodCapture"), types::toString);
+            assertTrue(types.contains("minitrace.MethodBuffer") && types.contains("minitrace.MethodCapture"), types::toString);
             for (RecordedEvent e : RecordingFile.readAllEvents(out)) {
                 if (e.getEventType().getName().equals("minitrace.MethodCapture")) {
                     assertEquals("fixture.attach.Service::handle", e.getString("method"));
@@ -99,7 +99,7 @@ class AttachCommandIT {
             assertEquals(0, t.status(), t::toString);
             assertEquals(2, t.errLines().size(), t::err);
             assertTrue(t.errLines().get(1).startsWith("attach: JVM " + pid + ": recording written to " + timed), t::err);
-            assertTrue(types(timed).contains("minitrace.MethodEntry"));
+            assertTrue(types(timed).contains("minitrace.MethodBuffer"));
             finish(p);
         } finally {
             p.destroyForcibly();

@@ -40,6 +40,9 @@ class DemoCommandIT {
         assertEquals(List.of(), t.unresolved, "every method id resolves");
         assertTrue(t.counts.getOrDefault("jdk.GarbageCollection", 0) >= 1, "System.gc() gives a GC");
         assertTrue(t.counts.getOrDefault("jdk.GCPhasePause", 0) >= 1);
+        // The agent's default: method records packed in MethodBuffer events, no event per record.
+        assertTrue(t.counts.getOrDefault("minitrace.MethodBuffer", 0) >= 4, t.counts::toString);
+        assertEquals(null, t.counts.get("minitrace.MethodEntry"), "no per-record method events");
         int accepted = ORDERS - REJECTED;
         // take (synchronized method) + countReservation (static synchronized) + two nested blocks
         // in Ledger.accept + one block in Ledger.reject.

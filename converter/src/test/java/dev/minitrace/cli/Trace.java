@@ -9,18 +9,26 @@ import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
  * A recording read back with {@link RecordingFile}: method ids resolved through the
  * {@code minitrace.MethodDefinition} events, the minitrace events of each thread in sequence order.
+ * Method records packed in {@code minitrace.MethodBuffer} events are unpacked here by a decoder
+ * written from {@code docs/trace-buffer.md} (not the converter's), and count as the
+ * {@code minitrace.MethodEntry}/{@code MethodExit} events they stand for.
  */
 final class Trace {
+    /** One trace event of a thread: a JFR event, or a record unpacked from a MethodBuffer event (then {@code event} is null). */
+    record Ev(String type, long sequence, int methodId, boolean exceptional, RecordedEvent event) {
+    }
+
     /** Method id → "pkg.Class::name". */
     final Map<Integer, String> methods = new HashMap<>();
-    /** Thread name → its minitrace events (those with a sequence), sorted by sequence. */
-    final Map<String, List<RecordedEvent>> byThread = new HashMap<>();
-    /** Event type → count, over the whole recording. */
+    /** Thread name → its minitrace trace events, sorted by sequence. */
+    final Map<String, List<Ev>> byThread = new HashMap<>();
+    /** Event type → count, over the whole recording (JFR events, as RecordingFile reads them). */
     final Map<String, Integer> counts = new HashMap<>();
     /** Method ids used by entry/exit events that no definition resolves. */
     final List<Integer> unresolved = new ArrayList<>();
@@ -30,36 +38,88 @@ final class Trace {
 
     static Trace read(Path recording) throws IOException {
         Trace t = new Trace();
-        List<RecordedEvent> withIds = new ArrayList<>();
+        List<Integer> used = new ArrayList<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
             String type = e.getEventType().getName();
             t.counts.merge(type, 1, Integer::sum);
             if (type.equals("minitrace.MethodDefinition")) {
                 t.methods.put(e.getInt("methodId"), e.getString("className") + "::" + e.getString("methodName"));
-            } else if (type.startsWith("minitrace.")) {
+            } else if (type.equals("minitrace.MethodBuffer")) {
+                RecordedThread traced = e.getThread("tracedThread");
+                String thread = traced != null ? traced.getJavaName() : e.getString("tracedThreadName");
+                List<Ev> into = t.byThread.computeIfAbsent(thread, k -> new ArrayList<>());
+                int before = into.size();
+                unpack(e, into);
+                for (int i = before; i < into.size(); i++) {
+                    used.add(into.get(i).methodId());
+                }
+            } else if (type.startsWith("minitrace.") && e.hasField("sequence")) {
                 String thread = e.getThread() == null ? "?" : e.getThread().getJavaName();
-                t.byThread.computeIfAbsent(thread, k -> new ArrayList<>()).add(e);
-                if (e.hasField("methodId")) {
-                    withIds.add(e);
+                int id = e.hasField("methodId") ? e.getInt("methodId") : -1;
+                boolean exceptional = e.hasField("exceptional") && e.getBoolean("exceptional");
+                t.byThread.computeIfAbsent(thread, k -> new ArrayList<>()).add(new Ev(type, e.getLong("sequence"), id, exceptional, e));
+                if (id >= 0) {
+                    used.add(id);
                 }
             }
         }
-        for (List<RecordedEvent> events : t.byThread.values()) {
-            events.sort(Comparator.comparingLong(e -> e.getLong("sequence")));
+        for (List<Ev> events : t.byThread.values()) {
+            events.sort(Comparator.comparingLong(Ev::sequence));
         }
-        for (RecordedEvent e : withIds) {
-            if (!t.methods.containsKey(e.getInt("methodId"))) {
-                t.unresolved.add(e.getInt("methodId"));
+        for (int id : used) {
+            if (!t.methods.containsKey(id)) {
+                t.unresolved.add(id);
             }
         }
         return t;
     }
 
+    // Header char: kind in bits 0-1 (0 entry, 1 exit, 2 exit by exception, 3 skip), bit 2 stamped;
+    // then varints of 6 bits a char, bit 6 = more: method id, bci (kind 1), time delta (stamped).
+    private static void unpack(RecordedEvent e, List<Ev> into) {
+        String s = e.getString("records");
+        long sequence = e.getLong("firstSequence");
+        int[] p = {0};
+        int count = 0;
+        while (p[0] < s.length()) {
+            int h = s.charAt(p[0]++);
+            int kind = h & 3;
+            if (kind == 3) {
+                sequence += varint(s, p);
+                continue;
+            }
+            int id = (int) varint(s, p);
+            if (kind == 1) {
+                varint(s, p);
+            }
+            if ((h & 4) != 0) {
+                varint(s, p);
+            }
+            into.add(new Ev(kind == 0 ? "minitrace.MethodEntry" : "minitrace.MethodExit", sequence++, id, kind == 2, null));
+            count++;
+        }
+        if (count != e.getInt("recordCount")) {
+            throw new IllegalStateException("recordCount " + e.getInt("recordCount") + " but " + count + " records");
+        }
+    }
+
+    private static long varint(String s, int[] p) {
+        long v = 0;
+        int shift = 0;
+        int c;
+        do {
+            c = s.charAt(p[0]++);
+            v |= (long) (c & 0x3F) << shift;
+            shift += 6;
+        } while ((c & 0x40) != 0);
+        return v;
+    }
+
     /** Number of events of {@code type} in {@code thread} for the method "pkg.Class::name". */
     int count(String thread, String type, String method) {
         int n = 0;
-        for (RecordedEvent e : byThread.getOrDefault(thread, List.of())) {
-            if (e.getEventType().getName().equals(type) && method.equals(methods.get(e.getInt("methodId")))) {
+        for (Ev e : byThread.getOrDefault(thread, List.of())) {
+            if (e.type().equals(type) && method.equals(methods.get(e.methodId()))) {
                 n++;
             }
         }
@@ -69,8 +129,8 @@ final class Trace {
     /** Number of events of {@code type} in {@code thread}. */
     int count(String thread, String type) {
         int n = 0;
-        for (RecordedEvent e : byThread.getOrDefault(thread, List.of())) {
-            if (e.getEventType().getName().equals(type)) {
+        for (Ev e : byThread.getOrDefault(thread, List.of())) {
+            if (e.type().equals(type)) {
                 n++;
             }
         }
@@ -80,9 +140,8 @@ final class Trace {
     /** Number of exceptional exits of "pkg.Class::name" in {@code thread}. */
     int exceptionalExits(String thread, String method) {
         int n = 0;
-        for (RecordedEvent e : byThread.getOrDefault(thread, List.of())) {
-            if (e.getEventType().getName().equals("minitrace.MethodExit") && e.getBoolean("exceptional")
-                    && method.equals(methods.get(e.getInt("methodId")))) {
+        for (Ev e : byThread.getOrDefault(thread, List.of())) {
+            if (e.type().equals("minitrace.MethodExit") && e.exceptional() && method.equals(methods.get(e.methodId()))) {
                 n++;
             }
         }
@@ -92,9 +151,9 @@ final class Trace {
     /** Number of events of {@code type} in {@code thread} whose class field {@code field} names {@code className}. */
     int countWithClass(String thread, String type, String field, String className) {
         int n = 0;
-        for (RecordedEvent e : byThread.getOrDefault(thread, List.of())) {
-            if (e.getEventType().getName().equals(type)) {
-                RecordedClass c = e.getValue(field);
+        for (Ev e : byThread.getOrDefault(thread, List.of())) {
+            if (e.type().equals(type) && e.event() != null) {
+                RecordedClass c = e.event().getValue(field);
                 if (c != null && c.getName().equals(className)) {
                     n++;
                 }
@@ -106,8 +165,8 @@ final class Trace {
     /** True if the thread's sequence numbers are exactly 1, 2, ..., n. */
     boolean sequenceIsContiguous(String thread) {
         long expected = 1;
-        for (RecordedEvent e : byThread.getOrDefault(thread, List.of())) {
-            if (e.getLong("sequence") != expected++) {
+        for (Ev e : byThread.getOrDefault(thread, List.of())) {
+            if (e.sequence() != expected++) {
                 return false;
             }
         }

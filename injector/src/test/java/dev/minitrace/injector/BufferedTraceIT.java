@@ -209,7 +209,10 @@ class BufferedTraceIT {
         assertEquals(rounds - 1, round, "rounds traced");
         long unstamped = main.stream().filter(i -> !i.stamped()).count();
         if (collector.contains("ZGC") || collector.contains("Shenandoah")) {
+            // These move objects outside their pauses (and their pause counters need not match the
+            // pause events the recording holds): the agent stamps every record, so times are true.
             assertEquals(0, unstamped, "these collectors move objects outside pauses: every record is stamped");
+            return;
         } else {
             // The exits of before() and the entries of before() after the first share a stamp:
             // the counters, not a clock read per record, are what placed the marks.
