@@ -28,6 +28,8 @@ import java.util.function.LongConsumer;
  * Receives a recording from any engine and turns it into records. Each thread's events are
  * buffered and put in sequence order per chunk; a chunk's events are written only after the next
  * chunk was read (GCs are reported when they end, possibly after events that follow the pause),
+ * together with the events of that next chunk that precede them in sequence (buffered method
+ * records can reach the recording one chunk after the thread's later events),
  * and all pending events are written early when more than {@link #MAX_PENDING} are held, so that
  * memory stays bounded for a recording of any size. Ids are assigned here, independent of the
  * engine: class ids densely from 1 in order of first use, MethodTrace method ids from
@@ -338,6 +340,14 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
             t.previous = t.current;
             t.current = t.spare;
             t.spare = out;
+        }
+        for (ThreadState t : sorted) {
+            // Events of the chunk just read that belong before the end of the chunk being written
+            // go with it: buffered method records reach the recording up to one chunk after the
+            // thread's later lock and allocation events (docs/trace-buffer.md).
+            if (t.spare.count > 0 && t.previous.count > 0) {
+                t.previous.moveBelow(t.spare.maxSeq(), t.spare);
+            }
         }
         ThreadState[] ts = new ThreadState[sorted.length];
         EventBuffer[] batches = new EventBuffer[sorted.length];

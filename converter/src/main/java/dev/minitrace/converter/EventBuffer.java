@@ -220,6 +220,39 @@ final class EventBuffer {
         return head;
     }
 
+    /** The highest sequence held (normalizes first); {@code Long.MIN_VALUE} when empty. */
+    long maxSeq() {
+        if (count == 0) {
+            return Long.MIN_VALUE;
+        }
+        normalize();
+        return seq(size - 1);
+    }
+
+    /**
+     * Moves the events whose sequence is below {@code limit} into {@code into} (they arrived one
+     * chunk late: a thread's buffered method records are committed after the thread's later lock
+     * and allocation events) and returns how many moved.
+     */
+    int moveBelow(long limit, EventBuffer into) {
+        if (count == 0) {
+            return 0;
+        }
+        normalize();
+        int n = 0;
+        while (n < size - start && seq(start + n) < limit) {
+            n++;
+        }
+        if (n == 0) {
+            return 0;
+        }
+        EventBuffer head = splitHead(n);
+        for (int i = 0; i < head.size; i++) {
+            into.add(head.type[i], head.seq[i], head.time[i], head.value[i], head.aux[i]);
+        }
+        return n;
+    }
+
     /**
      * Empties the buffer, and gives back memory a burst made it take: an empty buffer keeps at most
      * {@link #KEPT_CAPACITY} entries (7.5 MB), since each thread has three buffers and an empty

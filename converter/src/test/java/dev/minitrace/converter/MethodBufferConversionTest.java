@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.converter.jfr.TraceBufferEncoder;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.events.EventNames;
 import java.nio.file.Path;
@@ -46,6 +47,83 @@ class MethodBufferConversionTest {
         }
         assertEquals(traced.bufferEvents(), buffers);
         assertTrue(byOther >= 6, byOther + " buffer events committed by main for a worker");
+    }
+
+    /**
+     * The agent's periodic thread commits a thread's buffer at the end of a chunk, but the thread
+     * keeps running until the chunk is actually closed: lock and allocation events it commits
+     * meanwhile land in that chunk, the method records before them in the next one. The converter
+     * must put them back in order, without calling anything lost.
+     */
+    @Test
+    void bufferedRecordsOneChunkLateKeepTheirPlace() throws Exception {
+        Path file = dir.resolve("late.jfr");
+        long[] clock = MethodBufferRecordings.probeTicks(dir.resolve("late.probe.jfr"));
+        Thread[] late = new Thread[1];
+        try (jdk.jfr.Recording rec = new jdk.jfr.Recording()) {
+            rec.enable(dev.minitrace.events.MethodBufferEvent.class);
+            rec.enable(dev.minitrace.events.LockAcquireEvent.class);
+            rec.enable(dev.minitrace.events.LockReleaseEvent.class);
+            rec.enable(dev.minitrace.events.MethodDefinitionEvent.class);
+            rec.start();
+            MethodBufferRecordings.define(1, "demo.Outer", "run", "()V");
+            java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch rotated = new java.util.concurrent.CountDownLatch(1);
+            late[0] = new Thread(() -> {
+                // sequences 1-2: an entry and exit still in the buffer; 3-4: a lock pair, committed now
+                for (int s = 3; s <= 4; s++) {
+                    jdk.jfr.Event e = s == 3 ? new dev.minitrace.events.LockAcquireEvent() : new dev.minitrace.events.LockReleaseEvent();
+                    if (e instanceof dev.minitrace.events.LockAcquireEvent a) {
+                        a.monitorClass = Object.class;
+                        a.identityHash = 0x51;
+                        a.bytecodeIndex = 7;
+                        a.sequence = s;
+                    } else if (e instanceof dev.minitrace.events.LockReleaseEvent r) {
+                        r.monitorClass = Object.class;
+                        r.identityHash = 0x51;
+                        r.bytecodeIndex = 9;
+                        r.sequence = s;
+                    }
+                    e.commit();
+                }
+                locked.countDown();
+                try {
+                    rotated.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                // next chunk: the buffer, with a skip over the lock pair and two more records
+                MethodBufferRecordings.commit(Thread.currentThread(), 1, clock[0], clock[1], new TraceBufferEncoder()
+                        .entry(1, clock[0]).exit(1, 5, clock[0] + 10).skip(2).entry(1, clock[0] + 20).exit(1, 6, clock[0] + 30));
+            }, "late");
+            // Starting and stopping another recording each rotate the chunk: the lock pair goes in
+            // the chunk between, the buffer in the one after (one chunk late, as the agent's can be).
+            try (jdk.jfr.Recording other = new jdk.jfr.Recording()) {
+                other.start();
+                late[0].start();
+                locked.await();
+                other.stop();
+            }
+            rotated.countDown();
+            late[0].join();
+            rec.stop();
+            rec.dump(file);
+        }
+        assertTrue(dev.minitrace.converter.jfr.JfrChunks.scan(file).chunks().size() >= 2, "the fixture spans chunks");
+        for (String layout : List.of("thread", "global")) {
+            Path out = dir.resolve("late-" + layout + ".mtlog");
+            boolean global = layout.equals("global");
+            ConvertOptions options = new ConvertOptions(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
+            ConversionReport report = BothEngines.convert(options, file, out);
+            assertEquals(List.of(), report.warnings(), layout);
+            List<String> expected = List.of("METHOD_ENTRY 1 0", "METHOD_EXIT 1 5", "LOCK_ACQUIRE java.lang.Object@51 7",
+                    "LOCK_RELEASE java.lang.Object@51 9", "METHOD_ENTRY 1 0", "METHOD_EXIT 1 6");
+            if (global) { // the global layout's aux is the thread, so bytecode indexes are not in it
+                expected = List.of("METHOD_ENTRY 1 0", "METHOD_EXIT 1 ?", "LOCK_ACQUIRE java.lang.Object@51 ?",
+                        "LOCK_RELEASE java.lang.Object@51 ?", "METHOD_ENTRY 1 0", "METHOD_EXIT 1 ?");
+            }
+            assertEquals(expected, MtlogContent.read(out).withoutGc("late"), layout);
+        }
     }
 
     @Test
