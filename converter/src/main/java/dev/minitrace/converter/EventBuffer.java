@@ -21,11 +21,12 @@ import java.util.Arrays;
  */
 final class EventBuffer {
     /**
-     * Slots allowed beyond twice the events held, so that a few lost events keep the buffer placed;
+     * Slots allowed beyond twice the events held, so that a few lost events, or a thread's buffered
+     * method records arriving after its later lock and allocation events, keep the buffer placed;
      * with it a placed buffer never spans more than {@code 2 × count + GAP_SLACK} slots (plus
      * {@link #SHIFT_HEADROOM} below its first one), so memory stays proportional to the events.
      */
-    private static final int GAP_SLACK = 64;
+    private static final int GAP_SLACK = 4096;
     /** At most this many events are moved up to make room for an event below the first slot. */
     private static final int SHIFT_LIMIT = 1 << 16;
     /** Room left below the first slot when the events are moved up. */
@@ -86,8 +87,10 @@ final class EventBuffer {
                 start = i;
                 count++;
                 return;
-            } else if (off < 0 && count <= SHIFT_LIMIT && (size - start) - off < 2L * count + GAP_SLACK) {
-                shiftUp((int) -off + SHIFT_HEADROOM);
+            } else if (off < 0 && (count <= SHIFT_LIMIT || -off <= GAP_SLACK) && (size - start) - off < 2L * count + GAP_SLACK) {
+                // A large buffer moves only for an event a short way below it (a late method
+                // record), and then with room for more like it, so moves stay rare.
+                shiftUp((int) -off + (count <= SHIFT_LIMIT ? SHIFT_HEADROOM : GAP_SLACK));
                 add(t, s, ts, v, a);
                 return;
             }
@@ -220,13 +223,16 @@ final class EventBuffer {
         return head;
     }
 
-    /** The highest sequence held (normalizes first); {@code Long.MIN_VALUE} when empty. */
+    /** The highest sequence held; {@code Long.MIN_VALUE} when empty. */
     long maxSeq() {
         if (count == 0) {
             return Long.MIN_VALUE;
         }
+        if (placed) {
+            return base + size - 1; // the last slot is always filled
+        }
         normalize();
-        return seq(size - 1);
+        return seq[size - 1];
     }
 
     /**
@@ -237,6 +243,27 @@ final class EventBuffer {
     int moveBelow(long limit, EventBuffer into) {
         if (count == 0) {
             return 0;
+        }
+        if (placed) {
+            // In slot order, skipping empty slots; the rest stays placed where it is.
+            int moved = 0;
+            int i = start;
+            for (; i < size && base + i < limit; i++) {
+                if (type[i] != 0) {
+                    into.add(type[i], base + i, time[i], value[i], aux[i]);
+                    moved++;
+                }
+            }
+            count -= moved;
+            while (i < size && type[i] == 0) {
+                i++; // the first slot must hold an event (a later one may still fill those below)
+            }
+            start = i;
+            if (count == 0) {
+                start = 0;
+                size = 0;
+            }
+            return moved;
         }
         normalize();
         int n = 0;
