@@ -651,7 +651,20 @@ final class ChunkParser {
                 int n = in.readInt();
                 in.require(n, "char-array string"); // each char takes at least one byte
                 char[] c = charBuffer(k, n);
-                for (int i = 0; i < n; i++) {
+                int i = 0;
+                if (in.compressed) {
+                    // A char below 128 is a one-byte varint: copy those straight (all of a
+                    // MethodBuffer's chars are), decode the rest one by one.
+                    byte[] b = in.buf;
+                    int p = in.pos;
+                    int max = Math.min(n, in.limit - p);
+                    while (i < max && b[p + i] >= 0) {
+                        c[i] = (char) b[p + i];
+                        i++;
+                    }
+                    in.pos = p + i;
+                }
+                for (; i < n; i++) {
                     c[i] = in.readChar();
                 }
                 charCount[k] = n;
