@@ -170,6 +170,20 @@ class BufferedTraceIT {
         }
     }
 
+    @Test
+    void withoutPerformanceDataEveryRecordIsStamped(@TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("noperf.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of("-XX:-UsePerfData", "-Dminitrace.tick.ms=600000",
+                ChildJvm.agent("include=fixture.gcside.Marks"), recording(jfr)), "fixture.gcside.GcSides", "3");
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        List<BufferedRecords.Item> main = BufferedRecords.byThread(events, Recordings.methodNames(events)).get("main");
+        assertEquals(12, main.size(), "3 rounds of two marks");
+        for (BufferedRecords.Item i : main) {
+            assertTrue(i.stamped(), "no collection counters to read: every record takes the clock, " + i);
+        }
+    }
+
     /**
      * With the ticker made too slow to matter, only the JVM's collection counters can make a record
      * after a pause take a new timestamp: the mark after each collection must be timed after a pause that
