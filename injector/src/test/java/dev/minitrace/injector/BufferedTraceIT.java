@@ -171,6 +171,29 @@ class BufferedTraceIT {
     }
 
     @Test
+    void recordsLeftInABufferWhenTracingStopsDoNotReachTheNextRecording(@TempDir Path dir) throws Exception {
+        Path first = dir.resolve("first.jfr");
+        Path second = dir.resolve("second.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent("include=fixture.workload.Worker")),
+                "fixture.workload.TwoRecordings", SETTINGS.toString(), first.toString(), second.toString());
+        assertEquals(0, r.exitCode(), r.stderr());
+        String line = r.stdout().lines().filter(l -> l.startsWith("second-start ")).findFirst().orElseThrow();
+        Instant secondStart = Instant.ofEpochMilli(Long.parseLong(line.substring("second-start ".length())));
+        for (Path file : List.of(first, second)) {
+            List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+            List<BufferedRecords.Item> busy = BufferedRecords.byThread(events, Recordings.methodNames(events)).get("busy");
+            assertTrue(busy != null && busy.size() > 100, file + ": the busy thread was traced");
+            if (file.equals(second)) {
+                for (BufferedRecords.Item i : busy) {
+                    // 300 ms passed with tracing off before the second recording: a record from
+                    // the first one would be that much older (20 ms of slack for the clocks)
+                    assertTrue(i.time().isAfter(secondStart.minusMillis(20)), "a record from before the second recording: " + i);
+                }
+            }
+        }
+    }
+
+    @Test
     void withoutPerformanceDataEveryRecordIsStamped(@TempDir Path dir) throws Exception {
         Path jfr = dir.resolve("noperf.jfr");
         ChildJvm.Result r = ChildJvm.run(dir, List.of("-XX:-UsePerfData", "-Dminitrace.tick.ms=600000",

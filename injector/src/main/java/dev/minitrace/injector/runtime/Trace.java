@@ -264,6 +264,9 @@ public final class Trace {
             s.epoch = now;
             s.depth = 0;
             s.pending = 0;
+            if (s.buffer != null) {
+                s.buffer.restart(now);
+            }
         }
     }
 

@@ -56,6 +56,13 @@ final class TraceBuffer {
     private long lastGc = -1; // no count yet: the first record is stamped
     private long records;
 
+    /**
+     * The enablement epoch ({@link Trace#epoch}) the unflushed records belong to. Records left in
+     * the buffer when tracing was switched off (made after the last recording's final flush) must
+     * not surface in a later recording: a buffer of another epoch is dropped, not committed.
+     */
+    private int epoch;
+
     // Guarded by the flag.
     @SuppressWarnings("unused") // through FLUSHING
     private volatile int flushing;
@@ -64,8 +71,9 @@ final class TraceBuffer {
     private long flushedBase;
     private long flushedRecords;
 
-    TraceBuffer(Thread owner, long nextSequence) {
+    TraceBuffer(Thread owner, long nextSequence, int epoch) {
         this.owner = owner;
+        this.epoch = epoch;
         this.virtual = owner.getClass().getName().equals("java.lang.VirtualThread");
         this.expectedSequence = nextSequence;
         this.flushedSequence = nextSequence;
@@ -144,9 +152,27 @@ final class TraceBuffer {
         }
     }
 
+    /** Owner: tracing was switched off and on since the unflushed records were made; drops them. */
+    void restart(int newEpoch) {
+        while (!FLUSHING.compareAndSet(this, 0, 1)) {
+            Thread.onSpinWait();
+        }
+        try {
+            flushed = 0;
+            flushedRecords = records;
+            flushedSequence = expectedSequence;
+            flushedBase = lastStamp;
+            epoch = newEpoch;
+            POSITION.setRelease(this, 0);
+        } finally {
+            FLUSHING.setRelease(this, 0);
+        }
+    }
+
     /**
      * Any thread: commits the records published so far, unless the owner is committing right now
-     * (then its commit holds them). Never waits.
+     * (then its commit holds them), or drops them if they belong to an earlier enablement epoch.
+     * Never waits.
      */
     void flushPublished() {
         if (!FLUSHING.compareAndSet(this, 0, 1)) {
@@ -196,7 +222,9 @@ final class TraceBuffer {
                 }
                 count++;
             }
-            commit(from, end, count, flushedSequence, flushedBase);
+            if (epoch == Trace.epoch) {
+                commit(from, end, count, flushedSequence, flushedBase);
+            }
             flushed = end;
             flushedRecords += count;
             flushedSequence += count + skipped;

@@ -16,7 +16,7 @@ final class TraceBuffers {
 
     /** A new buffer for the current thread, whose next sequence number is {@code nextSequence}. */
     static TraceBuffer create(long nextSequence) {
-        TraceBuffer b = new TraceBuffer(Thread.currentThread(), nextSequence);
+        TraceBuffer b = new TraceBuffer(Thread.currentThread(), nextSequence, Trace.epoch);
         ALL.add(b);
         return b;
     }
