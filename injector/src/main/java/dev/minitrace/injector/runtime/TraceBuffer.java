@@ -67,6 +67,8 @@ final class TraceBuffer {
     @SuppressWarnings("unused") // through FLUSHING
     private volatile int flushing;
     private int flushed;
+    /** The flusher's read position while it counts a range. */
+    private int cursor;
     private long flushedSequence;
     private long flushedBase;
     private long flushedRecords;
@@ -189,36 +191,20 @@ final class TraceBuffer {
             long count = 0;
             long skipped = 0;
             long ticks = flushedBase;
-            int p = from;
-            while (p < end) {
-                int h = c[p++];
+            cursor = from;
+            while (cursor < end) {
+                int h = c[cursor++];
                 int kind = h & 3;
                 if (kind == SKIP) {
-                    long v = 0;
-                    int shift = 0;
-                    int ch;
-                    do {
-                        ch = c[p++];
-                        v |= (long) (ch & 0x3F) << shift;
-                        shift += 6;
-                    } while ((ch & 0x40) != 0);
-                    skipped += v;
+                    skipped += readVarint(c);
                     continue;
                 }
-                p = skipVarint(c, p);
+                readVarint(c); // method id
                 if (kind == EXIT) {
-                    p = skipVarint(c, p);
+                    readVarint(c); // bytecode index
                 }
                 if ((h & STAMPED) != 0) {
-                    long v = 0;
-                    int shift = 0;
-                    int ch;
-                    do {
-                        ch = c[p++];
-                        v |= (long) (ch & 0x3F) << shift;
-                        shift += 6;
-                    } while ((ch & 0x40) != 0);
-                    ticks += v;
+                    ticks += readVarint(c);
                 }
                 count++;
             }
@@ -234,11 +220,17 @@ final class TraceBuffer {
         }
     }
 
-    private static int skipVarint(char[] c, int p) {
-        while ((c[p++] & 0x40) != 0) {
-            // continuation chars
-        }
-        return p;
+    /** Reads the varint at {@link #cursor} and moves the cursor past it (flusher only, under the flag). */
+    private long readVarint(char[] c) {
+        long v = 0;
+        int shift = 0;
+        int ch;
+        do {
+            ch = c[cursor++];
+            v |= (long) (ch & 0x3F) << shift;
+            shift += 6;
+        } while ((ch & 0x40) != 0);
+        return v;
     }
 
     private void commit(int from, int to, long count, long firstSequence, long baseTime) {
