@@ -176,7 +176,8 @@ public final class TraceTransformer implements ClassFileTransformer {
         }
         active[0] = true;
         try {
-            ClassTransformer.Result result = transformer.transform(classfileBuffer);
+            ClassTransformer.Result result = transformer.transform(classfileBuffer,
+                    (cls, name, descriptor) -> MethodRegistry.idFor(loader, cls, name, descriptor));
             if (result == null) {
                 if (retransforming) {
                     changed.remove(key(loader, className));
@@ -186,10 +187,10 @@ public final class TraceTransformer implements ClassFileTransformer {
             List<String[]> methods = result.methods();
             for (int i = 0; i < methods.size(); i++) {
                 String[] m = methods.get(i);
-                MethodRegistry.define(result.firstId() + i, m[0], m[1], m[2], result.access().get(i));
+                MethodRegistry.define(result.ids()[i], m[0], m[1], m[2], result.access().get(i));
             }
             for (int i = 0; i < methods.size(); i++) {
-                MethodRegistry.commitDefinition(result.firstId() + i);
+                MethodRegistry.commitDefinition(result.ids()[i]);
             }
             if (retransforming) {
                 changed.add(key(loader, className));

@@ -49,17 +49,32 @@ public final class ClassTransformer {
     }
 
     /** The outcome of a rewrite: the new bytes and the ids given to its traced methods. */
-    public record Result(byte[] bytes, int firstId, List<String[]> methods, List<Integer> access) {
+    public record Result(byte[] bytes, int[] ids, List<String[]> methods, List<Integer> access) {
+    }
+
+    /** Where a rewrite gets the id of each traced method. */
+    public interface MethodIds {
+        /** The id of {@code className.name descriptor}; {@code className} uses dots. */
+        int idFor(String className, String name, String descriptor);
+    }
+
+    /** Fresh ids, reserved in {@link MethodRegistry} one by one (for a class nobody rewrote before). */
+    public static final MethodIds FRESH_IDS = (className, name, descriptor) -> MethodRegistry.reserve(1);
+
+    /** {@link #transform(byte[], MethodIds)} with {@link #FRESH_IDS}. */
+    public Result transform(byte[] classBytes) {
+        return transform(classBytes, FRESH_IDS);
     }
 
     /**
-     * Rewrites {@code classBytes}, or returns null when no method of it is traced. Ids are reserved
-     * in {@link MethodRegistry} but not defined: the caller defines them once it keeps the result.
+     * Rewrites {@code classBytes}, or returns null when no method of it is traced. Ids come from
+     * {@code ids} (reserved in {@link MethodRegistry}) but are not defined: the caller defines them
+     * once it keeps the result.
      *
      * @throws RuntimeException (ASM's MethodTooLargeException among others) when the class cannot
      *     be rewritten; the caller leaves it unchanged
      */
-    public Result transform(byte[] classBytes) {
+    public Result transform(byte[] classBytes, MethodIds ids) {
         ClassReader reader = new ClassReader(classBytes);
         if ((reader.getAccess() & Opcodes.ACC_MODULE) != 0) {
             return null;
@@ -105,10 +120,14 @@ public final class ClassTransformer {
             return null;
         }
         BytecodeOffsets offsets = BytecodeOffsets.decode(classBytes);
-        int firstId = MethodRegistry.reserve(traced.size());
+        int[] methodIds = new int[traced.size()];
+        for (int i = 0; i < methodIds.length; i++) {
+            String[] m = traced.get(i);
+            methodIds[i] = ids.idFor(m[0], m[1], m[2]);
+        }
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-        reader.accept(new Rewriter(writer, localIndex, boundaries, captured, firstId, offsets), 0);
-        return new Result(writer.toByteArray(), firstId, traced, access);
+        reader.accept(new Rewriter(writer, localIndex, boundaries, captured, methodIds, offsets), 0);
+        return new Result(writer.toByteArray(), methodIds, traced, access);
     }
 
     /** First pass: methods, their access flags and (when filters need them) annotations. */
@@ -160,19 +179,19 @@ public final class ClassTransformer {
         private final Map<String, Integer> localIndex;
         private final java.util.Set<String> boundaries;
         private final java.util.Set<String> captured;
-        private final int firstId;
+        private final int[] ids;
         private final BytecodeOffsets offsets;
         private String owner;
         private boolean frames;
         private boolean classLiterals;
 
         Rewriter(ClassVisitor next, Map<String, Integer> localIndex, java.util.Set<String> boundaries,
-                java.util.Set<String> captured, int firstId, BytecodeOffsets offsets) {
+                java.util.Set<String> captured, int[] ids, BytecodeOffsets offsets) {
             super(Opcodes.ASM9, next);
             this.localIndex = localIndex;
             this.boundaries = boundaries;
             this.captured = captured;
-            this.firstId = firstId;
+            this.ids = ids;
             this.offsets = offsets;
         }
 
@@ -199,7 +218,7 @@ public final class ClassTransformer {
             Position position = new Position();
             if (captured.contains(name + descriptor)) {
                 // Innermost: the other adapters never see the capture code.
-                mv = new CaptureAdapter(mv, firstId + index, access, descriptor, frames);
+                mv = new CaptureAdapter(mv, ids[index], access, descriptor, frames);
             }
             if (!boundaries.contains(name + descriptor)) {
                 return new InstructionCounter(mv, code, position);
@@ -211,7 +230,7 @@ public final class ClassTransformer {
                 mv = new MonitorAdapter(mv, position);
             }
             if (methodEvents) {
-                mv = new MethodBoundaryAdapter(mv, firstId + index, name, frames, position);
+                mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position);
             }
             boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
             if (lockEvents && (access & Opcodes.ACC_SYNCHRONIZED) != 0 && (!isStatic || classLiterals)) {

@@ -15,6 +15,12 @@ public final class MethodRegistry {
     private static int[] modifiers = new int[1024];
     /** Ids below this have been reserved; a reserved id whose class name is null is not defined. */
     private static int reserved;
+    /**
+     * Per class loader (weakly, so that unloading frees it), the id of each method ever traced,
+     * keyed {@code className.name descriptor}: a class rewritten again (a recording's filter
+     * changed its selection) keeps its methods' ids, so a log names each method once.
+     */
+    private static final java.util.Map<ClassLoader, java.util.Map<String, Integer>> IDS = new java.util.WeakHashMap<>();
 
     private MethodRegistry() {
     }
@@ -40,6 +46,24 @@ public final class MethodRegistry {
         }
     }
 
+    /**
+     * The id of method {@code name descriptor} of {@code className} (dots) defined by
+     * {@code loader} (null: the bootstrap loader): the one it had when the class was rewritten
+     * before, else a new one.
+     */
+    public static int idFor(ClassLoader loader, String className, String name, String descriptor) {
+        synchronized (LOCK) {
+            java.util.Map<String, Integer> byMethod = IDS.computeIfAbsent(loader, k -> new java.util.HashMap<>());
+            String key = className + '.' + name + descriptor;
+            Integer id = byMethod.get(key);
+            if (id == null) {
+                id = reserve(1);
+                byMethod.put(key, id);
+            }
+            return id;
+        }
+    }
+
     /** Defines a reserved id; {@code className} uses dots. */
     public static void define(int id, String className, String methodName, String descriptor, int access) {
         synchronized (LOCK) {
@@ -59,6 +83,7 @@ public final class MethodRegistry {
      */
     public static void forgetAll() {
         synchronized (LOCK) {
+            IDS.clear();
             java.util.Arrays.fill(classNames, null);
             java.util.Arrays.fill(methodNames, null);
             java.util.Arrays.fill(descriptors, null);

@@ -1,10 +1,13 @@
 package dev.minitrace.injector.asm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minitrace.injector.AgentOptions;
+import dev.minitrace.injector.runtime.MethodRegistry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassWriter;
@@ -47,10 +50,52 @@ class ClassTransformerTest {
     }
 
     @Test
-    void idsAreConsecutiveFromTheReservedBlock() {
+    void freshIdsAreNewForEveryRewriteAndDistinct() {
         ClassTransformer.Result a = transformer(null).transform(TestClasses.bytes("fixture.verify.Small"));
         ClassTransformer.Result b = transformer(null).transform(TestClasses.bytes("fixture.verify.Small"));
-        assertEquals(a.firstId() + a.methods().size(), b.firstId());
+        java.util.Set<Integer> all = new java.util.HashSet<>();
+        for (int id : a.ids()) {
+            all.add(id);
+        }
+        for (int id : b.ids()) {
+            all.add(id);
+        }
+        assertEquals(a.ids().length + b.ids().length, all.size());
+    }
+
+    @Test
+    void aClassRewrittenAgainKeepsItsMethodsIds() {
+        ClassLoader loader = new ClassLoader(null) {
+        };
+        ClassTransformer.MethodIds ids = (cls, name, desc) -> MethodRegistry.idFor(loader, cls, name, desc);
+        byte[] small = TestClasses.bytes("fixture.verify.Small");
+        // First only block() is selected, then (a recording's filter changed) every method.
+        ClassTransformer.Result first = transformer("include=fixture.verify.Small::block").transform(small, ids);
+        ClassTransformer.Result again = transformer(null).transform(small, ids);
+        java.util.Map<String, Integer> before = new java.util.HashMap<>();
+        for (int i = 0; i < first.ids().length; i++) {
+            before.put(first.methods().get(i)[1] + first.methods().get(i)[2], first.ids()[i]);
+        }
+        for (int i = 0; i < again.ids().length; i++) {
+            String key = again.methods().get(i)[1] + again.methods().get(i)[2];
+            if (before.containsKey(key)) {
+                assertEquals(before.get(key), again.ids()[i], key);
+            }
+        }
+        assertEquals(1, before.size(), before::toString);
+        assertTrue(again.ids().length > 1, "more methods the second time");
+        java.util.Set<Integer> distinct = new java.util.HashSet<>();
+        for (int id : again.ids()) {
+            distinct.add(id);
+        }
+        assertEquals(again.ids().length, distinct.size(), "one id per method");
+        ClassLoader other = new ClassLoader(null) {
+        };
+        ClassTransformer.Result elsewhere = transformer(null).transform(small,
+                (cls, name, desc) -> MethodRegistry.idFor(other, cls, name, desc));
+        for (int id : elsewhere.ids()) {
+            assertFalse(before.containsValue(id), "the same class of another loader has its own ids");
+        }
     }
 
     @Test

@@ -55,6 +55,21 @@ class FilterSettingIT {
             assertTrue(target.stop().startsWith("ok recording written"));
             assertInstrumented(target, dir, false, false);
             assertEquals("", target.finish());
+
+            // Early was rewritten four times (attach, f1, f2, f1 stopped) and Late three: every
+            // method kept its one id, so a log names each method once.
+            java.util.Map<String, Set<Integer>> ids = new java.util.TreeMap<>();
+            for (jdk.jfr.consumer.RecordedEvent e : jdk.jfr.consumer.RecordingFile.readAllEvents(dir.resolve("session.jfr"))) {
+                if (e.getEventType().getName().equals("minitrace.MethodDefinition")) {
+                    ids.computeIfAbsent(e.getString("className") + "." + e.getString("methodName") + e.getString("descriptor"),
+                            k -> new TreeSet<>()).add(e.getInt("methodId"));
+                }
+            }
+            assertTrue(ids.keySet().stream().anyMatch(k -> k.startsWith("fixture.attach.Early.")), ids::toString);
+            assertTrue(ids.keySet().stream().anyMatch(k -> k.startsWith("fixture.attach.Late.")), ids::toString);
+            for (java.util.Map.Entry<String, Set<Integer>> e : ids.entrySet()) {
+                assertEquals(1, e.getValue().size(), e.getKey() + " has ids " + e.getValue());
+            }
         }
     }
 
