@@ -16,6 +16,8 @@ public final class EventNames {
     public static final String METHOD_BUFFER = MethodBufferEvent.NAME;
     /** {@link MethodCaptureEvent}. */
     public static final String METHOD_CAPTURE = MethodCaptureEvent.NAME;
+    /** {@link ClassDefinitionEvent}. */
+    public static final String CLASS_DEFINITION = ClassDefinitionEvent.NAME;
     /** {@link MethodDefinitionEvent}. */
     public static final String METHOD_DEFINITION = MethodDefinitionEvent.NAME;
 
