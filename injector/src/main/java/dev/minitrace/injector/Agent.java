@@ -110,7 +110,9 @@ public final class Agent {
         // subclass initializes JFR (measured: 0.2 s of start-up), which only a recording needs;
         // Enablement loads them when JFR initializes.
         Class<?>[] preload = {Trace.class, Capture.class, MethodRegistry.class, Enablement.class, Instrumenter.class, Filters.class};
-        for (Class<?> c : preload) {
+        java.util.List<Class<?>> all = new java.util.ArrayList<>(java.util.List.of(preload));
+        all.addAll(java.util.List.of(Trace.helperClasses()));
+        for (Class<?> c : all) {
             try {
                 Class.forName(c.getName(), true, Agent.class.getClassLoader());
             } catch (ClassNotFoundException e) {

@@ -29,13 +29,21 @@ final class BufferedRecords {
     /** Per thread name: the decoded records and the other minitrace events, by sequence. */
     static Map<String, List<Item>> byThread(List<RecordedEvent> events, Map<Integer, String> names) {
         Map<String, List<Item>> out = new HashMap<>();
+        Map<Integer, String> classes = new HashMap<>();
+        for (RecordedEvent e : events) {
+            if (e.getEventType().getName().equals(EventNames.CLASS_DEFINITION)) {
+                String previous = classes.put(e.getInt("classId"), e.getString("className"));
+                assertTrue(previous == null || previous.equals(e.getString("className")), "class id defined twice differently");
+            }
+        }
         for (RecordedEvent e : events) {
             String type = e.getEventType().getName();
             if (type.equals(EventNames.METHOD_BUFFER)) {
                 RecordedThread t = e.getThread("tracedThread");
                 String thread = t != null ? t.getJavaName() : e.getString("tracedThreadName");
-                decode(e, names, out.computeIfAbsent(thread, k -> new ArrayList<>()));
-            } else if (type.startsWith("minitrace.") && !type.equals(EventNames.METHOD_DEFINITION)) {
+                decode(e, names, classes, out.computeIfAbsent(thread, k -> new ArrayList<>()));
+            } else if (type.startsWith("minitrace.") && !type.equals(EventNames.METHOD_DEFINITION)
+                    && !type.equals(EventNames.CLASS_DEFINITION)) {
                 out.computeIfAbsent(e.getThread().getJavaName(), k -> new ArrayList<>())
                         .add(new Item(e.getLong("sequence"), Recordings.token(e, names), -1, -1, e.getStartTime(), true, e));
             }
@@ -46,7 +54,7 @@ final class BufferedRecords {
         return out;
     }
 
-    private static void decode(RecordedEvent e, Map<Integer, String> names, List<Item> into) {
+    private static void decode(RecordedEvent e, Map<Integer, String> names, Map<Integer, String> classes, List<Item> into) {
         String s = e.getString("records");
         long sequence = e.getLong("firstSequence");
         long base = e.getLong("baseTime"); // raw ticks: the field is annotated, getLong gives the stored value
@@ -57,8 +65,26 @@ final class BufferedRecords {
         int[] p = {0};
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
-            assertTrue(h < 128 && (h & 0x78) == 0, "header char " + h);
+            assertTrue(h < 128 && (h & 0x70) == 0, "header char " + h);
             int kind = h & 3;
+            if ((h & 8) != 0) { // an object record: class id, identity hash, bci, [delta]
+                assertTrue(kind != 3, "object record of kind 3");
+                int classId = (int) varint(s, p);
+                long hash = varint(s, p);
+                assertTrue(hash <= 0xFFFFFFFFL, "identity hash above 32 bits");
+                int bci = (int) varint(s, p);
+                boolean stamped = (h & 4) != 0;
+                if (stamped) {
+                    ticks += varint(s, p);
+                }
+                String cls = classes.get(classId);
+                assertTrue(cls != null, "class id " + classId + " has no minitrace.ClassDefinition");
+                String token = (kind == 0 ? "acq " : kind == 1 ? "rel " : "new ") + javaName(cls);
+                Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
+                into.add(new Item(sequence++, token, classId, bci, time, stamped, null));
+                count++;
+                continue;
+            }
             if (kind == 3) {
                 long n = varint(s, p);
                 assertTrue(n >= 1, "skip of " + n);
@@ -78,6 +104,11 @@ final class BufferedRecords {
             count++;
         }
         assertEquals(e.getInt("recordCount"), count, "recordCount of a MethodBuffer event");
+    }
+
+    /** A class as Java source spells it: {@code int[]} for {@code [I}. */
+    static String javaName(String name) {
+        return name.startsWith("[") ? org.objectweb.asm.Type.getType(name.replace('.', '/')).getClassName() : name;
     }
 
     private static long varint(String s, int[] p) {

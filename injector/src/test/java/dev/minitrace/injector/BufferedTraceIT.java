@@ -44,10 +44,12 @@ class BufferedTraceIT {
         long buffers = 0;
         for (RecordedEvent e : events) {
             String type = e.getEventType().getName();
-            perEvent += type.equals(EventNames.METHOD_ENTRY) || type.equals(EventNames.METHOD_EXIT) ? 1 : 0;
+            perEvent += type.equals(EventNames.METHOD_ENTRY) || type.equals(EventNames.METHOD_EXIT)
+                    || type.equals(EventNames.LOCK_ACQUIRE) || type.equals(EventNames.LOCK_RELEASE)
+                    || type.equals(EventNames.OBJECT_ALLOC) ? 1 : 0;
             buffers += type.equals(EventNames.METHOD_BUFFER) ? 1 : 0;
         }
-        assertEquals(0, perEvent, "no per-record method events when MethodBuffer is enabled");
+        assertEquals(0, perEvent, "no per-record events when MethodBuffer is enabled: locks and allocations are buffered too");
         assertTrue(buffers > 0, "MethodBuffer events");
         Map<String, List<BufferedRecords.Item>> threads = BufferedRecords.byThread(events, Recordings.methodNames(events));
         assertEquals(List.of("main", "worker-0", "worker-1", "worker-2"), new ArrayList<>(new TreeMap<>(threads).keySet()));
@@ -98,7 +100,7 @@ class BufferedTraceIT {
     }
 
     @Test
-    void exitsCarryTheSameReturnIndexAsTheEventForm(@TempDir Path dir) throws Exception {
+    void recordsCarryTheSameBytecodeIndexesAsTheEventForm(@TempDir Path dir) throws Exception {
         Path buffered = dir.resolve("b.jfr");
         Path perEvent = dir.resolve("e.jfr");
         assertEquals(0, ChildJvm.run(dir, List.of(ChildJvm.agent(null), recording(buffered)), "fixture.workload.Workload").exitCode());
@@ -117,11 +119,13 @@ class BufferedTraceIT {
             String type = x.getEventType().getName();
             if (type.equals(EventNames.METHOD_ENTRY)) {
                 fromEvents.add(Recordings.token(x, names) + "@0");
-            } else if (type.equals(EventNames.METHOD_EXIT)) {
+            } else {
+                // exits, and lock and allocation events: with the class of the object
                 fromEvents.add(Recordings.token(x, names) + "@" + x.getInt("bytecodeIndex"));
             }
         }
         assertEquals(fromEvents, fromBuffers);
+        assertTrue(fromBuffers.stream().anyMatch(t -> t.startsWith("acq ")) && fromBuffers.stream().anyMatch(t -> t.startsWith("new ")));
     }
 
     @Test
@@ -145,7 +149,7 @@ class BufferedTraceIT {
             List<RecordedEvent> events = RecordingFile.readAllEvents(dump);
             List<String> main = new ArrayList<>();
             for (BufferedRecords.Item i : BufferedRecords.byThread(events, Recordings.methodNames(events)).getOrDefault("main", List.of())) {
-                if (i.event() == null) {
+                if (i.event() == null && (i.token().startsWith("+") || i.token().startsWith("-"))) {
                     main.add(i.token());
                 }
             }

@@ -22,6 +22,7 @@ class ProfilesTest {
     /** The JDK and MiniTrace events both profiles enable. */
     private static final Set<String> COMMON = Set.of(
             "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer", "minitrace.MethodDefinition",
+            "minitrace.ClassDefinition",
             "jdk.GCConfiguration", "jdk.GarbageCollection", "jdk.GCPhasePause", "jdk.G1GarbageCollection",
             "jdk.ObjectAllocationSample", "jdk.ThreadStart", "jdk.ThreadEnd",
             "jdk.DataLoss", "jdk.ActiveRecording", "jdk.ActiveSetting", "jdk.JVMInformation");
@@ -85,6 +86,7 @@ class ProfilesTest {
             assertEquals("0 ns", s.get(event + "#threshold"), event);
         }
         assertEquals("everyChunk", s.get("minitrace.MethodDefinition#period"));
+        assertEquals("everyChunk", s.get("minitrace.ClassDefinition#period"));
         assertEquals("everyChunk", s.get("jdk.GCConfiguration#period"));
         assertEquals("beginChunk", s.get("jdk.JVMInformation#period"));
         assertEquals("0 ms", s.get("jdk.GarbageCollection#threshold"));

@@ -7,9 +7,9 @@ import jdk.jfr.Recording;
  * Writes a large recording the way users make one: the real agent (started by the benchmark with
  * {@link #AGENT_OPTIONS}) traces {@link TracedTree} while {@code threads} threads each run call
  * trees of depth 10 (entry, allocation, exit at every level; a monitor acquire/release at every
- * other level), so the recording holds what the agent writes by default: method records packed
- * in {@code minitrace.MethodBuffer} events, one event per lock or allocation, method definitions in
- * every chunk, and a {@code System.gc()} every 200,000 trees of thread 0. Prints
+ * other level), so the recording holds what the agent writes by default: method, lock and
+ * allocation records packed in {@code minitrace.MethodBuffer} events, method and class definitions
+ * in every chunk, and a {@code System.gc()} every 200,000 trees of thread 0. Prints
  * {@code RESULT <minitrace events made>} (records and events together).
  *
  * <p>Arguments: {@code OUT.jfr totalEvents threads}.
@@ -35,6 +35,7 @@ public final class RecordingGenerator {
                 r.enable(name).withoutStackTrace().withThreshold(java.time.Duration.ZERO);
             }
             r.enable("minitrace.MethodDefinition").with("period", "everyChunk");
+            r.enable("minitrace.ClassDefinition").with("period", "everyChunk");
             r.enable("jdk.GarbageCollection").withThreshold(java.time.Duration.ZERO);
             r.enable("jdk.GCPhasePause").withThreshold(java.time.Duration.ZERO);
             r.setToDisk(true);

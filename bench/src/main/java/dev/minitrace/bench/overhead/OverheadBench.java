@@ -131,8 +131,10 @@ public final class OverheadBench {
             sb.append("  <event name=\"").append(ev).append("\"><setting name=\"enabled\">true</setting>")
                     .append("<setting name=\"stackTrace\">false</setting><setting name=\"threshold\">0 ns</setting></event>\n");
         }
-        sb.append("  <event name=\"minitrace.MethodDefinition\"><setting name=\"enabled\">true</setting>")
-                .append("<setting name=\"period\">everyChunk</setting></event>\n");
+        for (String definitions : List.of("minitrace.MethodDefinition", "minitrace.ClassDefinition")) {
+            sb.append("  <event name=\"").append(definitions).append("\"><setting name=\"enabled\">true</setting>")
+                    .append("<setting name=\"period\">everyChunk</setting></event>\n");
+        }
         sb.append("</configuration>\n");
         Files.writeString(file, sb.toString());
         return file;

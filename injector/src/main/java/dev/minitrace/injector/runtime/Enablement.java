@@ -1,5 +1,6 @@
 package dev.minitrace.injector.runtime;
 
+import dev.minitrace.events.ClassDefinitionEvent;
 import dev.minitrace.events.LockAcquireEvent;
 import dev.minitrace.events.MethodCaptureEvent;
 import dev.minitrace.events.MethodDefinitionEvent;
@@ -36,10 +37,11 @@ public final class Enablement implements FlightRecorderListener {
     private static boolean definitionsHooked;
     private static boolean installed;
     private static final Object INSTALL_LOCK = new Object();
-    /** At every chunk boundary: every thread's buffered records, then every method definition. */
+    /** At every chunk boundary: every thread's buffered records, then every method and class definition. */
     private static final Runnable COMMIT_ALL = () -> {
         TraceBuffers.flushAll();
         MethodRegistry.commitAll();
+        ClassIds.commitAll();
     };
     /** True once JFR is initialized: before that no recording exists and no event is worth committing. */
     private static volatile boolean jfrReady;
@@ -87,7 +89,7 @@ public final class Enablement implements FlightRecorderListener {
      * defines classes, and so runs transformers that may be traced code needing the same class.
      */
     public static void initializeEventClasses() {
-        Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, MethodBufferEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
+        Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, MethodBufferEvent.class, ClassDefinitionEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
             ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class};
         for (Class<?> c : events) {
             try {

@@ -16,9 +16,9 @@ import dev.minitrace.events.ObjectAllocEvent;
  * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
  * event kinds, starting at 1.
  *
- * <p>Method entries and exits go, by default, into the thread's {@link TraceBuffer} as packed
- * records (one {@code minitrace.MethodBuffer} event per few hundred), and otherwise one
- * {@code minitrace.MethodEntry}/{@code MethodExit} event each; the sequence is shared either way.
+ * <p>Method entries and exits, monitor uses and allocations go, by default, into the thread's
+ * {@link TraceBuffer} as packed records (one {@code minitrace.MethodBuffer} event per few hundred),
+ * and otherwise one JFR event each; the sequence is shared either way.
  */
 public final class Trace {
     /** True when a running recording may enable method entry or exit events. */
@@ -247,6 +247,15 @@ public final class Trace {
         return b;
     }
 
+    /**
+     * The package's helper classes that hooks reach, for the agent to load before its transformer
+     * exists (as it does for this class), so that no hook triggers their loading.
+     */
+    public static Class<?>[] helperClasses() {
+        return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class,
+            TraceClock.class};
+    }
+
     /** Whether method records go to per-thread buffers now (for tests and verbose output). */
     public static boolean bufferedMethods() {
         return buffered;
@@ -282,6 +291,15 @@ public final class Trace {
             }
             s.busy = true;
             try {
+                if (buffered) {
+                    sync(s);
+                    TraceBuffer b = s.buffer;
+                    if (b == null) {
+                        b = newBuffer(s);
+                    }
+                    b.recordObject(TraceBuffer.ACQUIRE, ClassIds.of(monitor.getClass()), System.identityHashCode(monitor), bci, ++s.sequence);
+                    return;
+                }
                 LockAcquireEvent e = new LockAcquireEvent();
                 if (e.shouldCommit()) {
                     e.monitorClass = monitor.getClass();
@@ -310,6 +328,15 @@ public final class Trace {
             }
             s.busy = true;
             try {
+                if (buffered) {
+                    sync(s);
+                    TraceBuffer b = s.buffer;
+                    if (b == null) {
+                        b = newBuffer(s);
+                    }
+                    b.recordObject(TraceBuffer.RELEASE, ClassIds.of(monitor.getClass()), System.identityHashCode(monitor), bci, ++s.sequence);
+                    return;
+                }
                 LockReleaseEvent e = new LockReleaseEvent();
                 if (e.shouldCommit()) {
                     e.monitorClass = monitor.getClass();
@@ -338,6 +365,15 @@ public final class Trace {
             }
             s.busy = true;
             try {
+                if (buffered) {
+                    sync(s);
+                    TraceBuffer b = s.buffer;
+                    if (b == null) {
+                        b = newBuffer(s);
+                    }
+                    b.recordObject(TraceBuffer.ALLOC, ClassIds.of(object.getClass()), System.identityHashCode(object), bci, ++s.sequence);
+                    return;
+                }
                 ObjectAllocEvent e = new ObjectAllocEvent();
                 if (e.shouldCommit()) {
                     e.objectClass = object.getClass();

@@ -22,9 +22,14 @@ final class TraceBuffer {
     static final int EXIT_BY_EXCEPTION = 2;
     static final int SKIP = 3;
     static final int STAMPED = 4;
+    /** Object record kinds (header bit 3 set). */
+    static final int OBJECT = 8;
+    static final int ACQUIRE = 0;
+    static final int RELEASE = 1;
+    static final int ALLOC = 2;
 
-    /** Most chars one call of {@link #record} writes: a skip (1 + 11) and a stamped exit (1 + 6 + 6 + 11). */
-    private static final int MAX_WRITE = 36;
+    /** Most chars one record writes: a skip (1 + 11) and a stamped object record (1 + 6 + 6 + 6 + 11). */
+    private static final int MAX_WRITE = 42;
     private static final int INITIAL_CHARS = 256;
     /** Large enough to commit a few hundred records at once, small enough that JFR's event fits its 8 KB thread buffer (3 bytes reserved per char). */
     static final int MAX_CHARS = 2048;
@@ -85,43 +90,73 @@ final class TraceBuffer {
 
     /** Appends a method record of {@code kind} with sequence {@code sequence}; {@code bci} only for {@link #EXIT}. */
     void record(int kind, int methodId, int bci, long sequence) {
+        int p = begin(sequence);
         char[] c = chars;
+        long delta = stampDelta();
+        c[p++] = (char) (delta >= 0 ? kind | STAMPED : kind);
+        p = putVarint(c, p, methodId);
+        if (kind == EXIT) {
+            p = putVarint(c, p, bci);
+        }
+        if (delta >= 0) {
+            p = putVarint(c, p, delta);
+        }
+        records++;
+        POSITION.setRelease(this, p);
+    }
+
+    /** Appends an object record ({@link #ACQUIRE}, {@link #RELEASE} or {@link #ALLOC}). */
+    void recordObject(int kind, int classId, int identityHash, int bci, long sequence) {
+        int p = begin(sequence);
+        char[] c = chars;
+        long delta = stampDelta();
+        c[p++] = (char) (delta >= 0 ? OBJECT | kind | STAMPED : OBJECT | kind);
+        p = putVarint(c, p, classId);
+        p = putVarint(c, p, identityHash & 0xFFFFFFFFL);
+        p = putVarint(c, p, bci);
+        if (delta >= 0) {
+            p = putVarint(c, p, delta);
+        }
+        records++;
+        POSITION.setRelease(this, p);
+    }
+
+    /** Makes room for one record and writes the skip before it if other events took sequence numbers; the write position. */
+    private int begin(long sequence) {
         int p = position;
-        if (p > c.length - MAX_WRITE) {
+        if (p > chars.length - MAX_WRITE) {
             p = flushFull();
-            c = chars;
         }
         long gap = sequence - expectedSequence;
         if (gap != 0) {
-            c[p++] = (char) SKIP;
-            p = putVarint(c, p, gap);
+            chars[p++] = (char) SKIP;
+            p = putVarint(chars, p, gap);
         }
         expectedSequence = sequence + 1;
-        // Tick and GC count are read before the clock: a pause between them makes the next
-        // record stamp again, never share a time from before the pause.
+        return p;
+    }
+
+    /**
+     * The time delta for this record, or -1 when it shares the previous stamp. The tick and the
+     * GC count are read before the clock: a pause between them makes the next record stamp
+     * again, never share a time from before the pause.
+     */
+    private long stampDelta() {
         int now = TraceClock.tick;
         boolean every = TraceClock.stampEvery;
         long gc = every ? 0 : GcCounters.count();
         if (every || now != lastTick || gc != lastGc) {
             long ticks = TraceClock.ticks();
-            c[p++] = (char) (kind | STAMPED);
-            p = putVarint(c, p, methodId);
-            if (kind == EXIT) {
-                p = putVarint(c, p, bci);
+            long delta = 0;
+            if (ticks > lastStamp) { // the counter is monotonic; never let the decoded time go back
+                delta = ticks - lastStamp;
+                lastStamp = ticks;
             }
-            p = putVarint(c, p, ticks - lastStamp);
-            lastStamp = ticks;
             lastTick = now;
             lastGc = gc;
-        } else {
-            c[p++] = (char) kind;
-            p = putVarint(c, p, methodId);
-            if (kind == EXIT) {
-                p = putVarint(c, p, bci);
-            }
+            return delta;
         }
-        records++;
-        POSITION.setRelease(this, p);
+        return -1;
     }
 
     private static int putVarint(char[] c, int p, long v) {
@@ -195,13 +230,18 @@ final class TraceBuffer {
             while (cursor < end) {
                 int h = c[cursor++];
                 int kind = h & 3;
-                if (kind == SKIP) {
+                if ((h & OBJECT) != 0) {
+                    readVarint(c); // class id
+                    readVarint(c); // identity hash
+                    readVarint(c); // bytecode index
+                } else if (kind == SKIP) {
                     skipped += readVarint(c);
                     continue;
-                }
-                readVarint(c); // method id
-                if (kind == EXIT) {
-                    readVarint(c); // bytecode index
+                } else {
+                    readVarint(c); // method id
+                    if (kind == EXIT) {
+                        readVarint(c); // bytecode index
+                    }
                 }
                 if ((h & STAMPED) != 0) {
                     ticks += readVarint(c);
