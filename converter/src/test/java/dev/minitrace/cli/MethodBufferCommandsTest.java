@@ -81,6 +81,25 @@ class MethodBufferCommandsTest {
     }
 
     @Test
+    void summaryOfARecordingWithObjectRecordsCountsThemAsLocksAndAllocations() throws Exception {
+        MethodBufferRecordings.Traced t = MethodBufferRecordings.record(dir.resolve("objects.jfr"), 2, 5, true);
+        MethodBufferRecordings.Traced p = MethodBufferRecordings.record(dir.resolve("per-event.jfr"), 2, 5, false);
+        CommandOutcome s = CommandOutcome.mt("summary", t.file().toString());
+        assertEquals(0, s.status(), s.err());
+        for (String type : new String[] {"LOCK_ACQUIRE", "LOCK_RELEASE", "OBJECT_ALLOC", "METHOD_ENTRY", "METHOD_EXIT"}) {
+            long n = t.expected().values().stream().flatMap(List::stream).filter(l -> l.startsWith(type + " ")).count();
+            assertEquals(2 * 2 * 5 * (type.startsWith("METHOD") ? 3 : 1), n, type); // per round: 3 calls, 1 alloc, 1 lock
+            assertTrue(s.out().contains(String.format("  %-13s %d%n", type, n)), type + ": " + s.out());
+        }
+        assertTrue(s.out().contains("top allocated classes:\n  20 [I\n"), "allocations count by class name: " + s.out());
+        CommandOutcome same = CommandOutcome.mt("summary", p.file().toString());
+        assertEquals(0, same.status(), same.err());
+        assertEquals(same.out().replaceAll("records per thread:[\\s\\S]*?top methods", ""),
+                s.out().replaceAll("records per thread:[\\s\\S]*?top methods", ""),
+                "the same summary as for per-event locks and allocations (thread ids aside)");
+    }
+
+    @Test
     void damagedEventsAreSkippedWithOneLineAndStatus3() throws Exception {
         String firstErr = null;
         for (String engine : new String[] {"fast", "recordingfile"}) {
