@@ -32,7 +32,8 @@ import java.util.function.LongConsumer;
  * records can reach the recording one chunk after the thread's later events),
  * and all pending events are written early when more than {@link #MAX_PENDING} are held, so that
  * memory stays bounded for a recording of any size. Ids are assigned here, independent of the
- * engine: class ids densely from 1 in order of first use, MethodTrace method ids from
+ * engine: class ids densely from 1 in order of first use (their names are looked up at the end, so
+ * a class declared after its first use still resolves), MethodTrace method ids from
  * {@code 2^32} in order of first declaration.
  *
  * <p>Sorting and writing a chunk's events runs on a second thread (the writer) while the engine
@@ -69,7 +70,8 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
 
     private final Map<Long, String> classNames = new HashMap<>();
     private final LongIntMap classIds = new LongIntMap(1024);
-    private final List<String> classById = new ArrayList<>();
+    /** The class key of each .mtlog class id (index), in order of first use; names resolved in {@link #finish}. */
+    private final List<Long> classKeyById = new ArrayList<>();
 
     private final Map<Long, MtlogInfo.MethodInfo> methods = new TreeMap<>();
     private final LongIntMap usedMethods = new LongIntMap(1024);
@@ -90,6 +92,8 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
     private long duplicates;
     private long earlyFlushes;
     private long missingClass;
+    private long undefinedAgentClasses;
+    private long firstUndefinedAgentClass;
     private long withoutThread;
     private long corruptBuffers;
     private long corruptBufferRecords;
@@ -107,7 +111,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         this.gcs = gcs;
         this.progress = progress;
         this.report = report;
-        classById.add(null); // class ids start at 1
+        classKeyById.add(null); // class ids start at 1
     }
 
     @Override
@@ -210,13 +214,10 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         }
         int classId = classIds.get(classKey);
         if (classId == LongIntMap.MISSING) {
-            String name = classNames.get(classKey);
-            if (name == null) {
-                missingClass++;
-                name = "?";
-            }
-            classId = classById.size();
-            classById.add(name);
+            // The name is looked up when the INFO is written: the minitrace.ClassDefinition of a
+            // buffered object record's class can come later in the chunk than the record.
+            classId = classKeyById.size();
+            classKeyById.add(classKey);
             classIds.put(classKey, classId);
         }
         add(ts, type, sequence, timeNanos, MtlogFormat.objectId(classId, identityHash), bci);
@@ -541,8 +542,20 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
                 report.threads++;
             }
         }
-        for (int i = 1; i < classById.size(); i++) {
-            info.putClass(i, classById.get(i));
+        for (int i = 1; i < classKeyById.size(); i++) {
+            long key = classKeyById.get(i);
+            String name = classNames.get(key);
+            if (name == null) {
+                if (key != -1 && (key & RecordingSink.AGENT_CLASS_KEY_BIT) != 0) {
+                    if (undefinedAgentClasses++ == 0) {
+                        firstUndefinedAgentClass = key & 0xFFFFFFFFL;
+                    }
+                } else {
+                    missingClass++;
+                }
+                name = "?";
+            }
+            info.putClass(i, name);
         }
         methods.forEach((id, m) -> info.putMethod(id, m.className(), m.methodName(), m.descriptor()));
         for (int i = 0; i < usedSmallMethods.length; i++) {
@@ -597,6 +610,10 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         if (missingClass > 0) {
             w.add(missingClass + " lock/allocation event(s) have no class; written with class '?'");
         }
+        if (undefinedAgentClasses > 0) {
+            w.add(undefinedAgentClasses + " class id(s) of buffered lock/allocation records have no minitrace.ClassDefinition"
+                    + " (first: " + firstUndefinedAgentClass + "); written with class '?'");
+        }
         if (withoutThread > 0) {
             w.add(withoutThread + " minitrace event(s) have no thread in the recording (JFR lost the constants of threads"
                     + " that ended just before it did) and were skipped");
@@ -604,7 +621,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
         }
         if (corruptBuffers > 0) {
             w.add(corruptBuffers + " corrupt minitrace.MethodBuffer event(s) skipped with their " + corruptBufferRecords
-                    + " method record(s) (first: " + firstCorruption + ")");
+                    + " record(s) (first: " + firstCorruption + ")");
             report.lostData = true;
         }
         if (dataLossBytes > 0) {

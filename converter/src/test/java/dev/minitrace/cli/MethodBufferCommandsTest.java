@@ -51,10 +51,11 @@ class MethodBufferCommandsTest {
             MethodBufferRecordings.define(2, "demo.Inner", "work", "()V");
             String two = new TraceBufferEncoder().entry(1, 0).exit(1, 7, -1).records(); // 6 chars
             MethodBufferRecordings.commit(good, 1, 0, 1_000_000_000L, new TraceBufferEncoder().entry(1, 0).entry(2, 5));
-            MethodBufferRecordings.commit(damaged, 1, 3, 0, 1_000_000_000L, two + "\u0008\u0001"); // reserved bit 3
+            MethodBufferRecordings.commit(damaged, 1, 3, 0, 1_000_000_000L, two + "\u0010\u0001"); // reserved bit 4
             MethodBufferRecordings.commit(damaged, 4, 3, 0, 1_000_000_000L, two); // recordCount too high
             MethodBufferRecordings.commit(damaged, 7, 3, 0, 1_000_000_000L, two + "\u0004\u0041"); // varint cut short
             MethodBufferRecordings.commit(damaged, 10, 2, 0, 1_000_000_000L, "\u0007\u0001" + two); // stamped skip
+            MethodBufferRecordings.commit(damaged, 13, 2, 0, 1_000_000_000L, "\u000b\u0002\u0003\u0004" + two); // object kind 3
             MethodBufferRecordings.commit(null, 1, 2, 0, 1_000_000_000L, two); // no traced thread
             MethodBufferRecordings.commit(good, 3, 0, 1_000_000_000L, new TraceBufferEncoder().thrown(2, 9).exit(1, 7, -1));
             rec.stop();
@@ -80,6 +81,25 @@ class MethodBufferCommandsTest {
     }
 
     @Test
+    void summaryOfARecordingWithObjectRecordsCountsThemAsLocksAndAllocations() throws Exception {
+        MethodBufferRecordings.Traced t = MethodBufferRecordings.record(dir.resolve("objects.jfr"), 2, 5, true);
+        MethodBufferRecordings.Traced p = MethodBufferRecordings.record(dir.resolve("per-event.jfr"), 2, 5, false);
+        CommandOutcome s = CommandOutcome.mt("summary", t.file().toString());
+        assertEquals(0, s.status(), s.err());
+        for (String type : new String[] {"LOCK_ACQUIRE", "LOCK_RELEASE", "OBJECT_ALLOC", "METHOD_ENTRY", "METHOD_EXIT"}) {
+            long n = t.expected().values().stream().flatMap(List::stream).filter(l -> l.startsWith(type + " ")).count();
+            assertEquals(2 * 2 * 5 * (type.startsWith("METHOD") ? 3 : 1), n, type); // per round: 3 calls, 1 alloc, 1 lock
+            assertTrue(s.out().contains(String.format("  %-13s %d%n", type, n)), type + ": " + s.out());
+        }
+        assertTrue(s.out().contains("top allocated classes:\n  20 [I\n"), "allocations count by class name: " + s.out());
+        CommandOutcome same = CommandOutcome.mt("summary", p.file().toString());
+        assertEquals(0, same.status(), same.err());
+        assertEquals(same.out().replaceAll("records per thread:[\\s\\S]*?top methods", ""),
+                s.out().replaceAll("records per thread:[\\s\\S]*?top methods", ""),
+                "the same summary as for per-event locks and allocations (thread ids aside)");
+    }
+
+    @Test
     void damagedEventsAreSkippedWithOneLineAndStatus3() throws Exception {
         String firstErr = null;
         for (String engine : new String[] {"fast", "recordingfile"}) {
@@ -87,8 +107,8 @@ class MethodBufferCommandsTest {
             CommandOutcome c = CommandOutcome.mt("convert", "--engine", engine, jfr.toString(), out.toString());
             assertEquals(ExitCodes.PARTIAL, c.status(), c.err());
             List<String> lines = c.err().lines().toList();
-            assertTrue(lines.contains("convert: warning: 4 corrupt minitrace.MethodBuffer event(s) skipped with their 11"
-                    + " method record(s) (first: header char 0x8 at char 6 has reserved bits set)"), c.err());
+            assertTrue(lines.contains("convert: warning: 5 corrupt minitrace.MethodBuffer event(s) skipped with their 13"
+                    + " record(s) (first: header char 0x10 at char 6 has reserved bits set)"), c.err());
             assertTrue(lines.stream().anyMatch(l -> l.startsWith("convert: warning: 2 minitrace event(s) have no thread")),
                     c.err());
             assertFalse(c.err().contains("Exception") || c.err().contains("\tat "), "no stack trace: " + c.err());

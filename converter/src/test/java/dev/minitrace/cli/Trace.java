@@ -17,12 +17,23 @@ import jdk.jfr.consumer.RecordingFile;
  * {@code minitrace.MethodDefinition} events, the minitrace events of each thread in sequence order.
  * Method records packed in {@code minitrace.MethodBuffer} events are unpacked here by a decoder
  * written from {@code docs/trace-buffer.md} (not the converter's), and count as the
- * {@code minitrace.MethodEntry}/{@code MethodExit} events they stand for.
+ * {@code minitrace.MethodEntry}/{@code MethodExit} events they stand for; object records likewise
+ * as {@code minitrace.LockAcquire}/{@code LockRelease}/{@code ObjectAlloc}, their class ids
+ * resolved through the {@code minitrace.ClassDefinition} events once the whole file is read.
  */
 final class Trace {
-    /** One trace event of a thread: a JFR event, or a record unpacked from a MethodBuffer event (then {@code event} is null). */
-    record Ev(String type, long sequence, int methodId, boolean exceptional, RecordedEvent event) {
+    /**
+     * One trace event of a thread: a JFR event, or a record unpacked from a MethodBuffer event (then
+     * {@code event} is null, and an object record has the agent's {@code classId}, else -1).
+     */
+    record Ev(String type, long sequence, int methodId, boolean exceptional, RecordedEvent event, int classId,
+            int identityHash, int bci) {
+        Ev(String type, long sequence, int methodId, boolean exceptional, RecordedEvent event) {
+            this(type, sequence, methodId, exceptional, event, -1, 0, 0);
+        }
     }
+
+    private static final String[] OBJECT_TYPES = {"minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc"};
 
     /** Method id → "pkg.Class::name". */
     final Map<Integer, String> methods = new HashMap<>();
@@ -32,6 +43,10 @@ final class Trace {
     final Map<String, Integer> counts = new HashMap<>();
     /** Method ids used by entry/exit events that no definition resolves. */
     final List<Integer> unresolved = new ArrayList<>();
+    /** The agent's class id → Class.getName(), from minitrace.ClassDefinition. */
+    final Map<Integer, String> classes = new HashMap<>();
+    /** Class ids used by object records that no minitrace.ClassDefinition resolves. */
+    final List<Integer> unresolvedClasses = new ArrayList<>();
 
     private Trace() {
     }
@@ -39,10 +54,13 @@ final class Trace {
     static Trace read(Path recording) throws IOException {
         Trace t = new Trace();
         List<Integer> used = new ArrayList<>();
+        List<Integer> usedClasses = new ArrayList<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
             String type = e.getEventType().getName();
             t.counts.merge(type, 1, Integer::sum);
-            if (type.equals("minitrace.MethodDefinition")) {
+            if (type.equals("minitrace.ClassDefinition")) {
+                t.classes.put(e.getInt("classId"), e.getString("className"));
+            } else if (type.equals("minitrace.MethodDefinition")) {
                 t.methods.put(e.getInt("methodId"), e.getString("className") + "::" + e.getString("methodName"));
             } else if (type.equals("minitrace.MethodBuffer")) {
                 RecordedThread traced = e.getThread("tracedThread");
@@ -51,7 +69,11 @@ final class Trace {
                 int before = into.size();
                 unpack(e, into);
                 for (int i = before; i < into.size(); i++) {
-                    used.add(into.get(i).methodId());
+                    if (into.get(i).classId() < 0) {
+                        used.add(into.get(i).methodId());
+                    } else {
+                        usedClasses.add(into.get(i).classId());
+                    }
                 }
             } else if (type.startsWith("minitrace.") && e.hasField("sequence")) {
                 String thread = e.getThread() == null ? "?" : e.getThread().getJavaName();
@@ -71,11 +93,18 @@ final class Trace {
                 t.unresolved.add(id);
             }
         }
+        for (int id : usedClasses) { // definitions may come after the records: resolved once all is read
+            if (!t.classes.containsKey(id)) {
+                t.unresolvedClasses.add(id);
+            }
+        }
         return t;
     }
 
     // Header char: kind in bits 0-1 (0 entry, 1 exit, 2 exit by exception, 3 skip), bit 2 stamped;
     // then varints of 6 bits a char, bit 6 = more: method id, bci (kind 1), time delta (stamped).
+    // Bit 3 set: an object record (kind 0 acquire, 1 release, 2 allocation), then class id,
+    // identity hash, bci, time delta (stamped).
     private static void unpack(RecordedEvent e, List<Ev> into) {
         String s = e.getString("records");
         long sequence = e.getLong("firstSequence");
@@ -84,6 +113,20 @@ final class Trace {
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
             int kind = h & 3;
+            if ((h & 8) != 0) {
+                if (kind == 3 || h >= 0x10) {
+                    throw new IllegalStateException("bad object record header 0x" + Integer.toHexString(h));
+                }
+                int classId = (int) varint(s, p);
+                int hash = (int) varint(s, p);
+                int bci = (int) varint(s, p);
+                if ((h & 4) != 0) {
+                    varint(s, p);
+                }
+                into.add(new Ev(OBJECT_TYPES[kind], sequence++, -1, false, null, classId, hash, bci));
+                count++;
+                continue;
+            }
             if (kind == 3) {
                 sequence += varint(s, p);
                 continue;
@@ -148,15 +191,25 @@ final class Trace {
         return n;
     }
 
-    /** Number of events of {@code type} in {@code thread} whose class field {@code field} names {@code className}. */
+    /**
+     * Number of events of {@code type} in {@code thread} whose class (field {@code field} of a JFR
+     * event, the class id of an object record) is {@code className} as {@code Class.getName()} gives it.
+     */
     int countWithClass(String thread, String type, String field, String className) {
         int n = 0;
         for (Ev e : byThread.getOrDefault(thread, List.of())) {
-            if (e.type().equals(type) && e.event() != null) {
+            if (!e.type().equals(type)) {
+                continue;
+            }
+            String name = null;
+            if (e.event() != null) {
                 RecordedClass c = e.event().getValue(field);
-                if (c != null && c.getName().equals(className)) {
-                    n++;
-                }
+                name = c == null ? null : c.getName().replace('/', '.');
+            } else if (e.classId() >= 0) {
+                name = classes.get(e.classId());
+            }
+            if (className.equals(name)) {
+                n++;
             }
         }
         return n;

@@ -4,6 +4,7 @@ import dev.minitrace.converter.jfr.JfrChunk;
 import dev.minitrace.converter.jfr.JfrChunks;
 import dev.minitrace.converter.jfr.TraceBufferEncoder;
 import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.events.ClassDefinitionEvent;
 import dev.minitrace.events.LockAcquireEvent;
 import dev.minitrace.events.LockReleaseEvent;
 import dev.minitrace.events.MethodBufferEvent;
@@ -46,6 +47,12 @@ public final class MethodBufferRecordings {
             long methodRecords) {
     }
 
+    /** The agent's class ids in object-record mode (the second takes two varint chars). */
+    static final int INT_ARRAY_ID = 1;
+    static final int OBJECT_ID = 4097;
+    /** Added to the lock hashes: above {@code Integer.MAX_VALUE} as unsigned, so the hash varint needs all 32 bits. */
+    static final int LOCK_HASH_BASE = 0x9E370000;
+
     private MethodBufferRecordings() {
     }
 
@@ -65,13 +72,18 @@ public final class MethodBufferRecordings {
         long baseTicks;
         int pendingSkip;
         int events;
+        /** Object records written into buffers (object-record mode). */
+        int objectRecords;
+        /** True: locks and allocations go into the buffer as object records, not as their own events. */
+        boolean buffered;
         int capacity;
 
         Tracer(String name) {
             this.name = name;
         }
 
-        void method(int kind, int methodId, int bci, boolean stamped) {
+        /** Starts the next buffered record: opens a buffer or writes the pending skip, advances clock and sequence. */
+        private long next(boolean stamped) {
             if (buffer == null) {
                 buffer = new TraceBufferEncoder();
                 firstSequence = sequence + 1;
@@ -85,7 +97,26 @@ public final class MethodBufferRecordings {
             if (stamped) {
                 lastStamp = clock;
             }
-            long since = stamped ? clock - baseTicks : -1;
+            return stamped ? clock - baseTicks : -1;
+        }
+
+        /** A buffered object record (kind 0 acquire, 1 release, 2 allocation) with the trace line it must give. */
+        void object(int kind, int classId, int hash, int bci, boolean stamped, String line) {
+            long since = next(stamped);
+            switch (kind) {
+                case 0 -> buffer.acquire(classId, hash, bci, since);
+                case 1 -> buffer.release(classId, hash, bci, since);
+                default -> buffer.alloc(classId, hash, bci, since);
+            }
+            trace.add(line);
+            objectRecords++;
+            if (buffer.count() == capacity) {
+                flush();
+            }
+        }
+
+        void method(int kind, int methodId, int bci, boolean stamped) {
+            long since = next(stamped);
             switch (kind) {
                 case 0 -> buffer.entry(methodId, since);
                 case 1 -> buffer.exit(methodId, bci, since);
@@ -123,6 +154,17 @@ public final class MethodBufferRecordings {
 
     /** Records {@code threads} workers doing {@code rounds} rounds in each of two phases into {@code file}. */
     public static Traced record(Path file, int threads, int rounds) throws Exception {
+        return record(file, threads, rounds, false);
+    }
+
+    /**
+     * As {@link #record(Path, int, int)}; with {@code objectRecords} the same trace, but the locks and
+     * allocations are object records in the buffers, and main (another thread) commits the
+     * {@code minitrace.ClassDefinition} events after the workers' records of each phase, in the same
+     * chunk (so after the records that use them), once per chunk. {@code methodEvents} and
+     * {@code methodRecords} count method records only.
+     */
+    public static Traced record(Path file, int threads, int rounds, boolean objectRecords) throws Exception {
         long[] clock = probeTicks(file.resolveSibling(file.getFileName() + ".probe.jfr"));
         List<Tracer> tracers = new ArrayList<>();
         CyclicBarrier phase = new CyclicBarrier(threads + 1);
@@ -132,12 +174,14 @@ public final class MethodBufferRecordings {
             rec.enable(LockReleaseEvent.class);
             rec.enable(ObjectAllocEvent.class);
             rec.enable(MethodDefinitionEvent.class);
+            rec.enable(ClassDefinitionEvent.class);
             rec.start();
             define(1, "demo.Outer", "run", "()V");
             define(70, "demo.Inner", "<init>", "(I)V");
             define(5000, "demo.Inner", "work", "([I)I");
             for (int t = 0; t < threads; t++) {
                 Tracer tr = new Tracer("buffered-" + t);
+                tr.buffered = objectRecords;
                 tr.ticksPerSecond = clock[1];
                 tr.capacity = RECORDS_PER_EVENT + 30 * t;
                 tr.clock = clock[0] + t * (clock[1] / 3000); // a third of a millisecond apart
@@ -166,6 +210,10 @@ public final class MethodBufferRecordings {
                 // the workers wait: main commits their partly filled buffers, as JFR's periodic thread does
                 for (Tracer tr : tracers) {
                     tr.flush();
+                }
+                if (objectRecords) { // after the records that use them, in the same chunk
+                    defineClass(INT_ARRAY_ID, int[].class.getName());
+                    defineClass(OBJECT_ID, Object.class.getName());
                 }
                 if (p == 0) {
                     try (Recording other = new Recording()) { // rotates the chunk
@@ -293,6 +341,10 @@ public final class MethodBufferRecordings {
     }
 
     private static void alloc(Tracer tr, int hash, int bci) {
+        if (tr.buffered) {
+            tr.object(2, INT_ARRAY_ID, hash, bci, false, "OBJECT_ALLOC [I@" + Integer.toHexString(hash) + " " + bci);
+            return;
+        }
         ObjectAllocEvent e = new ObjectAllocEvent();
         e.objectClass = int[].class;
         e.identityHash = hash;
@@ -301,8 +353,13 @@ public final class MethodBufferRecordings {
         e.commit();
     }
 
-    private static void lock(Tracer tr, boolean acquire, int hash, int bci) {
+    private static void lock(Tracer tr, boolean acquire, int h, int bci) {
+        int hash = LOCK_HASH_BASE + h;
         String line = (acquire ? "LOCK_ACQUIRE " : "LOCK_RELEASE ") + "java.lang.Object@" + Integer.toHexString(hash) + " " + bci;
+        if (tr.buffered) {
+            tr.object(acquire ? 0 : 1, OBJECT_ID, hash, bci, acquire, line);
+            return;
+        }
         if (acquire) {
             LockAcquireEvent e = new LockAcquireEvent();
             e.monitorClass = Object.class;
@@ -318,6 +375,14 @@ public final class MethodBufferRecordings {
             e.sequence = tr.objectEvent(line);
             e.commit();
         }
+    }
+
+    /** Commits a class definition (the agent's class id of buffered object records). */
+    public static void defineClass(int id, String className) {
+        ClassDefinitionEvent d = new ClassDefinitionEvent();
+        d.classId = id;
+        d.className = className;
+        d.commit();
     }
 
     /** Commits a method definition. */

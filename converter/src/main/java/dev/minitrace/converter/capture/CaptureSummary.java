@@ -1,5 +1,6 @@
 package dev.minitrace.converter.capture;
 
+import dev.minitrace.converter.jfr.JfrChunks;
 import dev.minitrace.events.EventNames;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,6 +35,17 @@ public final class CaptureSummary {
             es.start();
         } catch (IOException | RuntimeException e) {
             s.problem = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
+        if (s.problem == null) {
+            // EventStream ends quietly at most cuts inside a chunk: the chunk headers tell.
+            try {
+                JfrChunks chunks = JfrChunks.scan(recording);
+                if (chunks.lostTail() > 0) {
+                    s.problem = chunks.tailProblem();
+                }
+            } catch (IOException | RuntimeException e) {
+                s.problem = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            }
         }
         return s;
     }

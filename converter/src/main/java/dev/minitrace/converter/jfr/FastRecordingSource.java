@@ -26,7 +26,8 @@ public final class FastRecordingSource implements RecordingSource {
     private static final EnumSet<JfrEventKind> KINDS = EnumSet.of(JfrEventKind.METHOD_ENTRY, JfrEventKind.METHOD_EXIT,
             JfrEventKind.LOCK_ACQUIRE, JfrEventKind.LOCK_RELEASE, JfrEventKind.OBJECT_ALLOC,
             JfrEventKind.METHOD_DEFINITION, JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE,
-            JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE, JfrEventKind.METHOD_BUFFER);
+            JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE, JfrEventKind.METHOD_BUFFER,
+            JfrEventKind.CLASS_DEFINITION);
 
     /**
      * Chunks up to this size can be parsed on a second thread while the previous one is converted
@@ -209,6 +210,13 @@ public final class FastRecordingSource implements RecordingSource {
         public void onMethodDefinition(long threadRef, long startNanos, int methodId, String className, String methodName,
                 String descriptor, int modifiers) {
             sink.methodDefinition(methodId, str(className), str(methodName), str(descriptor));
+        }
+
+        @Override
+        public void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
+            if (className != null) { // as the reference engine: a definition without a name leaves the class missing
+                sink.classDefinition(RecordingSink.agentClassKey(classId), className);
+            }
         }
 
         @Override

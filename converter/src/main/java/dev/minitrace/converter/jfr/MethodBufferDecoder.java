@@ -5,7 +5,9 @@ import java.util.Arrays;
 
 /**
  * Decodes the packed records of one {@code minitrace.MethodBuffer} event (encoding in
- * {@code docs/trace-buffer.md}) and delivers them to a {@link RecordingSink} as method events.
+ * {@code docs/trace-buffer.md}) and delivers them to a {@link RecordingSink}: method records as
+ * method events, object records (lock acquire, lock release, allocation) as object events whose
+ * class key is {@link RecordingSink#agentClassKey} of the record's class id.
  * Both engines use this one class, so they give the same records, sequences and times to the
  * nanosecond. An event is checked completely before any of its records is delivered: a corrupt one
  * is reported to {@link RecordingSink#corruptMethodBuffer} as a whole and none of its records is
@@ -18,10 +20,14 @@ public final class MethodBufferDecoder {
     private static final int MAX_INT_CHARS = 6;
     /** A varint that holds a 64-bit value takes at most 11 chars of 6 bits. */
     private static final int MAX_LONG_CHARS = 11;
+    /** The .mtlog record type of each object record kind 0-2 (kind 3 is corrupt). */
+    private static final int[] OBJECT_TYPES = {MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC};
 
     private char[] chars = new char[256];
     private int[] types = new int[64];
+    /** Method id of a method record, class id of an object record. */
     private int[] methodIds = new int[64];
+    private int[] hashes = new int[64];
     private int[] bcis = new int[64];
     private long[] sequences = new long[64];
     private long[] ticks = new long[64];
@@ -68,14 +74,19 @@ public final class MethodBufferDecoder {
         double nanosPerTick = 1e9 / ticksPerSecond;
         for (int i = 0; i < n; i++) {
             long t = baseTimeNanos + (long) (ticks[i] * nanosPerTick);
-            sink.methodEvent(types[i], threadKey, sequences[i], t, methodIds[i], bcis[i]);
+            int type = types[i];
+            if (type <= MtlogFormat.METHOD_EXIT) {
+                sink.methodEvent(type, threadKey, sequences[i], t, methodIds[i], bcis[i]);
+            } else {
+                sink.objectEvent(type, threadKey, sequences[i], t, RecordingSink.agentClassKey(methodIds[i]), hashes[i], bcis[i]);
+            }
         }
     }
 
     /**
      * Parses the records into the columns ({@code ticks} relative to {@code baseTime}).
      *
-     * @return the number of method records, or -1 with {@link #problem} set
+     * @return the number of method and object records, or -1 with {@link #problem} set
      */
     private int parse(char[] c, int length, long firstSequence, int recordCount, long ticksPerSecond) {
         if (recordCount < 0) {
@@ -84,8 +95,8 @@ public final class MethodBufferDecoder {
         if (ticksPerSecond <= 0) {
             return fail("ticksPerSecond " + ticksPerSecond + " is not positive");
         }
-        // Each method record takes at least two chars: a larger count cannot be right (and must
-        // not size the columns).
+        // Each method or object record takes at least two chars: a larger count cannot be right
+        // (and must not size the columns).
         if (recordCount > length / 2) {
             return fail("recordCount " + recordCount + " does not fit " + length + " chars");
         }
@@ -96,13 +107,42 @@ public final class MethodBufferDecoder {
         int p = 0;
         while (p < length) {
             int h = c[p];
-            if (h >= 0x08) {
+            if (h >= 0x10) {
                 return fail("header char 0x" + Integer.toHexString(h) + " at char " + p + " has reserved bits set");
             }
             int at = p;
             int kind = h & 3;
             boolean stamped = (h & 4) != 0;
             pos = p + 1;
+            if ((h & 8) != 0) {
+                if (kind == 3) {
+                    return fail("object record at char " + at + " has the reserved kind 3");
+                }
+                long classId = varint(c, length, MAX_INT_CHARS);
+                long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+                long bci = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+                if (pos >= 0 && stamped) {
+                    tick += varint(c, length, MAX_LONG_CHARS);
+                }
+                if (pos < 0) {
+                    return fail(problem + " in the object record at char " + at);
+                }
+                if (classId > 0xFFFFFFFFL || hash > 0xFFFFFFFFL || bci > 0xFFFFFFFFL) {
+                    return fail("object record at char " + at + " has a value above 32 bits");
+                }
+                if (n == recordCount) {
+                    return fail("more records than recordCount " + recordCount);
+                }
+                types[n] = OBJECT_TYPES[kind];
+                methodIds[n] = (int) classId;
+                hashes[n] = (int) hash;
+                bcis[n] = (int) bci;
+                sequences[n] = sequence++;
+                ticks[n] = tick;
+                n++;
+                p = pos;
+                continue;
+            }
             if (kind == 3) {
                 if (stamped) {
                     return fail("sequence skip at char " + at + " is stamped");
@@ -133,7 +173,7 @@ public final class MethodBufferDecoder {
                 return fail("record at char " + at + " has a value above 32 bits");
             }
             if (n == recordCount) {
-                return fail("more method records than recordCount " + recordCount);
+                return fail("more records than recordCount " + recordCount);
             }
             types[n] = kind == 0 ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT;
             methodIds[n] = (int) methodId;
@@ -144,7 +184,7 @@ public final class MethodBufferDecoder {
             p = pos;
         }
         if (n != recordCount) {
-            return fail(n + " method record(s) where recordCount says " + recordCount);
+            return fail(n + " record(s) where recordCount says " + recordCount);
         }
         return n;
     }
@@ -190,6 +230,7 @@ public final class MethodBufferDecoder {
             int size = Math.max(n, types.length * 2);
             types = Arrays.copyOf(types, size);
             methodIds = Arrays.copyOf(methodIds, size);
+            hashes = Arrays.copyOf(hashes, size);
             bcis = Arrays.copyOf(bcis, size);
             sequences = Arrays.copyOf(sequences, size);
             ticks = Arrays.copyOf(ticks, size);

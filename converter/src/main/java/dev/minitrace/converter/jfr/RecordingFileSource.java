@@ -140,6 +140,12 @@ public final class RecordingFileSource implements RecordingSource {
                     case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
                     case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
                     case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
+                    case EventNames.CLASS_DEFINITION -> {
+                        String className = e.getString("className");
+                        if (className != null) { // a definition without a name leaves the class missing
+                            sink.classDefinition(RecordingSink.agentClassKey(e.getInt("classId")), className);
+                        }
+                    }
                     case EventNames.METHOD_DEFINITION -> sink.methodDefinition(e.getInt("methodId"),
                             str(e.getString("className")), str(e.getString("methodName")), str(e.getString("descriptor")));
                     case "jdk.MethodTrace" -> {

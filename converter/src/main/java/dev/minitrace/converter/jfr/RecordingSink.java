@@ -10,18 +10,36 @@ package dev.minitrace.converter.jfr;
  * {@link #thread}, {@link #classDefinition}, {@link #tracedMethod}) before the first event that
  * uses its key, and may be declared again. Keys are the recording's own ids: the JFR thread id,
  * the JFR class id, the JFR method id; they are stable across the chunks of one recording.
+ * Exception: the classes of buffered object records ({@code docs/trace-buffer.md}) are the agent's
+ * class ids, keyed {@link #agentClassKey}, and declared by {@code minitrace.ClassDefinition}
+ * events, which can come after the records that use them within the chunk (another thread
+ * commits them), or not at all: a sink resolves these keys late.
  * Timestamps are ns since the Unix epoch, converted from ticks as {@code RecordingFile} does.
  * A trace event whose thread the recording does not resolve (JFR loses the constant of a thread
  * that ended shortly before the recording did) is delivered with {@code threadKey} -1.
  */
 public interface RecordingSink {
+    /**
+     * The class keys of the agent's class ids (buffered object records, {@code minitrace.ClassDefinition})
+     * are this bit or'ed with the unsigned id, apart from the JFR class ids, which stay far below it.
+     */
+    long AGENT_CLASS_KEY_BIT = 1L << 62;
+
+    /** The class key of the agent's class id {@code classId} (unsigned 32-bit). */
+    static long agentClassKey(int classId) {
+        return AGENT_CLASS_KEY_BIT | (classId & 0xFFFFFFFFL);
+    }
+
     /** A chunk starts. */
     void chunkBegin(JfrChunk chunk);
 
     /** A thread: its JFR id, Java thread id (-1 when none), name, and whether it is virtual. */
     void thread(long threadKey, long javaThreadId, String name, boolean virtual);
 
-    /** A class that events refer to by {@code classKey}; the name in binary form with dots ({@code [I} for arrays). */
+    /**
+     * A class that events refer to by {@code classKey}; the name in binary form with dots ({@code [I} for arrays).
+     * A {@code minitrace.ClassDefinition} event is delivered as {@link #agentClassKey} of its {@code classId}.
+     */
     void classDefinition(long classKey, String className);
 
     /** A {@code minitrace.MethodDefinition} event. */
@@ -35,8 +53,10 @@ public interface RecordingSink {
     void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci);
 
     /**
-     * A {@code minitrace.LockAcquire} (3), {@code LockRelease} (4) or {@code ObjectAlloc} (5) event
-     * about an object of class {@code classKey}; {@code classKey} is -1 when the class is missing.
+     * A {@code minitrace.LockAcquire} (3), {@code LockRelease} (4) or {@code ObjectAlloc} (5) event,
+     * or one such object record of a {@code minitrace.MethodBuffer} event (class key
+     * {@link #agentClassKey}), about an object of class {@code classKey}; {@code classKey} is -1
+     * when the class is missing.
      */
     void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci);
 

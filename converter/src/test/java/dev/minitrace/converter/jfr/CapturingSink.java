@@ -8,11 +8,15 @@ import java.util.Map;
 /**
  * A {@link RecordingSink} that keeps every method event as a line
  * {@code type thread sequence time methodId bci} (thread by name when declared, else its key) and
- * every corrupt MethodBuffer report, for exact comparison.
+ * every corrupt MethodBuffer report (and object events and class declarations), for exact comparison.
  */
 final class CapturingSink implements RecordingSink {
     final List<String> methodEvents = new ArrayList<>();
     final List<String> corrupt = new ArrayList<>();
+    /** Object events as {@code type thread sequence time classKey identityHash bci} (classKey in hex). */
+    final List<String> objectEvents = new ArrayList<>();
+    /** Class declarations as {@code classKey(hex) name}, in order. */
+    final List<String> classes = new ArrayList<>();
     final Map<Long, String> threadNames = new HashMap<>();
 
     @Override
@@ -26,6 +30,7 @@ final class CapturingSink implements RecordingSink {
 
     @Override
     public void classDefinition(long classKey, String className) {
+        classes.add(Long.toHexString(classKey) + " " + className);
     }
 
     @Override
@@ -40,6 +45,8 @@ final class CapturingSink implements RecordingSink {
 
     @Override
     public void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci) {
+        objectEvents.add(type + " " + threadNames.getOrDefault(threadKey, Long.toString(threadKey)) + " " + sequence + " "
+                + timeNanos + " " + Long.toHexString(classKey) + " " + identityHash + " " + bci);
     }
 
     @Override

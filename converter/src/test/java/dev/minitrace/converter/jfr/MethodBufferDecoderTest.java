@@ -67,7 +67,7 @@ class MethodBufferDecoderTest {
     @Test
     void damageSkipsTheWholeEventWithAReason() {
         String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
-        assertCorrupt(good + "\u0008\u0001", 3, "header char 0x8 at char 6 has reserved bits set");
+        assertCorrupt(good + "\u0010\u0001", 3, "header char 0x10 at char 6 has reserved bits set");
         assertCorrupt(good + "\u0040\u0001", 3, "header char 0x40 at char 6 has reserved bits set");
         assertCorrupt(good + "\u0007\u0001", 2, "sequence skip at char 6 is stamped");
         assertCorrupt(good + "\u0003\u0000", 2, "sequence skip at char 6 of 0 (must be at least 1)");
@@ -78,9 +78,9 @@ class MethodBufferDecoderTest {
                 "a varint longer than 6 chars in the record at char 6");
         assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0040", 3, "a varint runs past the end in the record at char 6");
         assertCorrupt(good + "\u0000\u0040\u0040\u0040\u0040\u0040\u0004", 3, "record at char 6 has a value above 32 bits");
-        assertCorrupt(good, 3, "2 method record(s) where recordCount says 3");
-        assertCorrupt(good + "\u0000\u0001", 2, "more method records than recordCount 2");
-        assertCorrupt(good, 1, "more method records than recordCount 1");
+        assertCorrupt(good, 3, "2 record(s) where recordCount says 3");
+        assertCorrupt(good + "\u0000\u0001", 2, "more records than recordCount 2");
+        assertCorrupt(good, 1, "more records than recordCount 1");
         assertCorrupt(good, -1, "negative recordCount -1");
         assertCorrupt(good, 1_000_000, "recordCount 1000000 does not fit 6 chars");
         CapturingSink s = new CapturingSink();
@@ -89,10 +89,70 @@ class MethodBufferDecoderTest {
         assertTrue(s.methodEvents.isEmpty());
     }
 
+    @Test
+    void decodesObjectRecordsBetweenMethodRecords() {
+        TraceBufferEncoder e = new TraceBufferEncoder()
+                .entry(1, 10)
+                .alloc(1, 0x1234, 4, -1)                   // unstamped: the time of the entry
+                .acquire(4097, 0x9E370007, 12, 4_000_000)  // 2-char class id, hash above Integer.MAX_VALUE
+                .skip(2)                                   // per-event events of the thread still count
+                .release(4097, -1, 0, -1)                  // hash 0xFFFFFFFF, bci 0 (synchronized method)
+                .exit(1, 31, 4_000_001);
+        CapturingSink s = decode(e.records(), 100, e.count(), 3_000_000_000L);
+        double nsPerTick = 1e9 / 3_000_000_000L;
+        long t10 = BASE + (long) (10 * nsPerTick);
+        long t4m = BASE + (long) (4_000_000 * nsPerTick);
+        long t4m1 = BASE + (long) (4_000_001 * nsPerTick);
+        assertEquals(5, e.count());
+        assertEquals(List.of("1 7 100 " + t10 + " 1 0", "2 7 106 " + t4m1 + " 1 31"), s.methodEvents);
+        long key1 = RecordingSink.AGENT_CLASS_KEY_BIT | 1;
+        long key4097 = RecordingSink.AGENT_CLASS_KEY_BIT | 4097;
+        assertEquals(List.of(
+                "5 7 101 " + t10 + " " + Long.toHexString(key1) + " " + 0x1234 + " 4",
+                "3 7 102 " + t4m + " " + Long.toHexString(key4097) + " " + 0x9E370007 + " 12",
+                "4 7 105 " + t4m + " " + Long.toHexString(key4097) + " -1 0"), s.objectEvents);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        assertEquals(key4097, RecordingSink.agentClassKey(4097));
+        assertEquals(RecordingSink.AGENT_CLASS_KEY_BIT | 0xFFFFFFFFL, RecordingSink.agentClassKey(-1), "class ids are unsigned");
+    }
+
+    @Test
+    void damagedObjectRecordsSkipTheWholeEvent() {
+        String good = new TraceBufferEncoder().entry(1, 5).alloc(2, 3, 4, -1).records(); // 3 + 4 chars
+        String alloc = new TraceBufferEncoder().alloc(2, 3, 4, -1).records();
+        assertEquals(List.of(), decode(good + alloc, 1, 3, 1_000_000_000L).corrupt, "the undamaged form decodes");
+        // kind 3 with bit 3 is reserved, stamped or not
+        assertCorrupt(good + "\u000b\u0002\u0003\u0004", 3, "object record at char 7 has the reserved kind 3");
+        assertCorrupt(good + "\u000f\u0002\u0003\u0004\u0001", 3, "object record at char 7 has the reserved kind 3");
+        // bits 4-6 with bit 3
+        assertCorrupt(good + "\u0018\u0002\u0003\u0004", 3, "header char 0x18 at char 7 has reserved bits set");
+        assertCorrupt(good + "\u002a\u0002\u0003\u0004", 3, "header char 0x2a at char 7 has reserved bits set");
+        assertCorrupt(good + "\u004a\u0002\u0003\u0004", 3, "header char 0x4a at char 7 has reserved bits set");
+        // varints that overrun the records: class id, hash, bci, and the time delta of a stamped one
+        assertCorrupt(good + "\n\u0042", 3, "a varint runs past the end in the object record at char 7");
+        assertCorrupt(good + "\n\u0002", 3, "a varint runs past the end in the object record at char 7");
+        assertCorrupt(good + "\n\u0002\u0003", 3, "a varint runs past the end in the object record at char 7");
+        assertCorrupt(good + "\u000e\u0002\u0003\u0004", 3, "a varint runs past the end in the object record at char 7");
+        assertCorrupt(good + "\n\u0002\u0043\u0043\u0043\u0043\u0043\u0043\u0001\u0004", 3,
+                "a varint longer than 6 chars in the object record at char 7");
+        // a hash (or class id, or bci) above 32 bits: 36 bits fit 6 chars
+        String big = new TraceBufferEncoder().rawVarint(1L << 32).records();
+        assertCorrupt(good + "\n\u0002" + big + "\u0004", 3, "object record at char 7 has a value above 32 bits");
+        assertCorrupt(good + "\u0008" + big + "\u0003\u0004", 3, "object record at char 7 has a value above 32 bits");
+        assertCorrupt(good + "\u0009\u0002\u0003" + big, 3, "object record at char 7 has a value above 32 bits");
+        String max = new TraceBufferEncoder().rawVarint(0xFFFFFFFFL).records();
+        assertEquals(List.of(), decode(good + "\n\u0002" + max + "\u0004", 1, 3, 1_000_000_000L).corrupt,
+                "the largest unsigned 32-bit hash is fine");
+        // object records count in recordCount
+        assertCorrupt(good + alloc, 2, "more records than recordCount 2");
+        assertCorrupt(good, 3, "2 record(s) where recordCount says 3");
+    }
+
     private static void assertCorrupt(String records, int recordCount, String reason) {
         CapturingSink s = decode(records, 1, recordCount, 1_000_000_000L);
         assertEquals(List.of("7 " + recordCount + ": " + reason), s.corrupt, "records " + escape(records));
         assertTrue(s.methodEvents.isEmpty(), "nothing of a corrupt event is delivered: " + s.methodEvents);
+        assertTrue(s.objectEvents.isEmpty(), "nothing of a corrupt event is delivered: " + s.objectEvents);
     }
 
     private static String escape(String s) {

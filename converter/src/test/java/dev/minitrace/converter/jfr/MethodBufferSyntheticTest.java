@@ -56,7 +56,7 @@ class MethodBufferSyntheticTest {
             assertEquals(expected, sink.methodEvents, engine.getClass().getSimpleName());
             assertEquals(List.of("other 1: char 0xe9 at char 1 is not below 128 in the record at char 0"), sink.corrupt);
         }
-        assertEquals(List.of("1 corrupt minitrace.MethodBuffer event(s) skipped with their 1 method record(s)"
+        assertEquals(List.of("1 corrupt minitrace.MethodBuffer event(s) skipped with their 1 record(s)"
                 + " (first: char 0xe9 at char 1 is not below 128 in the record at char 0)"), report.warnings());
     }
 }

@@ -25,6 +25,21 @@ public final class TraceBufferEncoder {
         return record(2, methodId, 0, ticks);
     }
 
+    /** An object record: monitor {@code classId@identityHash} acquired at {@code bci}; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder acquire(int classId, int identityHash, int bci, long ticks) {
+        return object(0, classId, identityHash, bci, ticks);
+    }
+
+    /** An object record: monitor {@code classId@identityHash} about to be released at {@code bci}; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder release(int classId, int identityHash, int bci, long ticks) {
+        return object(1, classId, identityHash, bci, ticks);
+    }
+
+    /** An object record: a new {@code classId@identityHash} allocated at {@code bci}; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder alloc(int classId, int identityHash, int bci, long ticks) {
+        return object(2, classId, identityHash, bci, ticks);
+    }
+
     /** A sequence skip of {@code n} numbers (kind 3). */
     public TraceBufferEncoder skip(long n) {
         sb.append((char) 3);
@@ -53,6 +68,26 @@ public final class TraceBufferEncoder {
         return this;
     }
 
+    private TraceBufferEncoder object(int kind, int classId, int identityHash, int bci, long ticks) {
+        boolean stamped = ticks >= 0;
+        sb.append((char) (8 | kind | (stamped ? 4 : 0)));
+        varint(classId & 0xFFFFFFFFL);
+        varint(identityHash & 0xFFFFFFFFL); // unsigned 32-bit
+        varint(bci & 0xFFFFFFFFL);
+        if (stamped) {
+            varint(ticks - lastStamp);
+            lastStamp = ticks;
+        }
+        count++;
+        return this;
+    }
+
+    /** Appends {@code v} as a varint (public for damaged input built from valid parts). */
+    public TraceBufferEncoder rawVarint(long v) {
+        varint(v);
+        return this;
+    }
+
     /** 6 bits per char, least significant first; bit 6 says another char follows. */
     private void varint(long v) {
         do {
@@ -62,7 +97,7 @@ public final class TraceBufferEncoder {
         } while (v != 0);
     }
 
-    /** The method records written (skips not counted): the event's {@code recordCount}. */
+    /** The method and object records written (skips not counted): the event's {@code recordCount}. */
     public int count() {
         return count;
     }

@@ -790,6 +790,7 @@ final class ChunkParser {
             case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], start, s[3]);
             case METHOD_BUFFER -> sink.onMethodBuffer(s[SLOT_THREAD], start, s[3], s[4], (int) s[5], toNanos(s[6]), s[7],
                     chars[0], charCount[0], s[9], chars[1], charCount[1]);
+            case CLASS_DEFINITION -> sink.onClassDefinition(s[SLOT_THREAD], start, (int) s[3], stringSlots[kind][1]);
             default -> throw new IllegalStateException(KINDS[kind].name());
         }
     }

@@ -347,6 +347,11 @@ public final class JfrChunkPrefetcher implements Closeable {
         }
 
         @Override
+        public void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
+            rare(s -> s.onClassDefinition(threadRef, startNanos, classId, className));
+        }
+
+        @Override
         public void onGarbageCollection(long threadRef, long startNanos, long durationNanos, long gcId, String name,
                 String cause, long sumOfPausesNanos, long longestPauseNanos) {
             rare(s -> s.onGarbageCollection(threadRef, startNanos, durationNanos, gcId, name, cause, sumOfPausesNanos,

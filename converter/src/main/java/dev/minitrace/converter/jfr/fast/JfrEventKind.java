@@ -32,7 +32,9 @@ public enum JfrEventKind {
      * made Strings.
      */
     METHOD_BUFFER("minitrace.MethodBuffer", "tracedThread", "firstSequence", "recordCount", "baseTime", "ticksPerSecond",
-            "%records", "tracedThreadId", "%tracedThreadName");
+            "%records", "tracedThreadId", "%tracedThreadName"),
+    /** {@code minitrace.ClassDefinition}: the name of a class id of the buffered object records. */
+    CLASS_DEFINITION("minitrace.ClassDefinition", "classId", "$className");
 
     private final String eventName;
     /** Field names in slot order after the common slots; '$' marks a string field, '%' a string read as chars. */

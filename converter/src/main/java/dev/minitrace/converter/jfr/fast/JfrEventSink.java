@@ -84,6 +84,14 @@ public interface JfrEventSink {
                                 long tracedThreadId, char[] tracedThreadName, int nameLength) {
     }
 
+    /**
+     * {@code minitrace.ClassDefinition} (rare: strings are fine here): {@code classId} is the
+     * agent's id of the class in buffered object records, {@code className} its {@code Class.getName()}
+     * ({@code null} if absent).
+     */
+    default void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
+    }
+
     /** {@code jdk.ThreadEnd}. */
     default void onThreadEnd(long eventThreadRef, long startNanos, long threadRef) {
     }

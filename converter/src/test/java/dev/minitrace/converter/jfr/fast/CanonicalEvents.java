@@ -21,7 +21,8 @@ final class CanonicalEvents {
     static final Set<String> TYPES = Set.of("minitrace.MethodEntry", "minitrace.MethodExit",
             "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc",
             "minitrace.MethodDefinition", "jdk.GarbageCollection", "jdk.GCPhasePause", "jdk.DataLoss",
-            "jdk.MethodTrace", "jdk.ThreadStart", "jdk.ThreadEnd", "minitrace.MethodBuffer");
+            "jdk.MethodTrace", "jdk.ThreadStart", "jdk.ThreadEnd", "minitrace.MethodBuffer",
+            "minitrace.ClassDefinition");
 
     private CanonicalEvents() {
     }
@@ -102,6 +103,7 @@ final class CanonicalEvents {
                     + "|" + (e.hasField("tracedThreadId") ? e.getLong("tracedThreadId") : 0)
                     + "|" + (e.hasField("tracedThreadName") && e.getString("tracedThreadName") != null
                             ? e.getString("tracedThreadName") : "");
+            case "minitrace.ClassDefinition" -> head + "|" + e.getInt("classId") + "|" + e.getString("className");
             default -> throw new IllegalArgumentException(type);
         };
     }
@@ -179,6 +181,11 @@ final class CanonicalEvents {
                                        String methodName, String descriptor, int modifiers) {
             lines.add(head("minitrace.MethodDefinition", threadRef, startNanos) + "|" + methodId + "|" + className
                     + "|" + methodName + "|" + descriptor + "|" + modifiers);
+        }
+
+        @Override
+        public void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
+            lines.add(head("minitrace.ClassDefinition", threadRef, startNanos) + "|" + classId + "|" + className);
         }
 
         @Override

@@ -83,6 +83,8 @@ class JfrChunkPrefetcherTest {
     void sameCallsAsTheChunkReader() throws Exception {
         List<String> expected = viaReader(recording);
         assertTrue(expected.toString().contains("minitrace.MethodEntry"), "the recording has trace events");
+        assertTrue(expected.toString().contains("minitrace.ClassDefinition|"), "and class definitions");
+        assertTrue(expected.toString().contains("minitrace.MethodBuffer|"), "and buffer events");
         for (long t : thresholds()) {
             assertEquals(expected, viaPrefetcher(recording, t), "prefetch up to " + t + " bytes");
         }

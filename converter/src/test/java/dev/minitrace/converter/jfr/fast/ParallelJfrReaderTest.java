@@ -45,11 +45,19 @@ class ParallelJfrReaderTest {
 
     @Test
     void deliversMethodBufferEventsLikeTheSequentialReaderAndRecordingFile() throws Exception {
-        Path buffers = dev.minitrace.converter.MethodBufferRecordings.record(dir.resolve("buffers.jfr"), 3, 10).file();
+        for (boolean objectRecords : new boolean[] {false, true}) {
+            methodBuffers(objectRecords);
+        }
+    }
+
+    private static void methodBuffers(boolean objectRecords) throws Exception {
+        Path buffers = dev.minitrace.converter.MethodBufferRecordings.record(dir.resolve("buffers-" + objectRecords + ".jfr"), 3,
+                10, objectRecords).file();
         CanonicalEvents.Sink sequential = JfrReaderTest.readFast(buffers);
         List<String> expected = CanonicalEvents.fromRecordingFile(buffers);
         assertEquals(expected, sequential.lines);
         assertTrue(expected.stream().filter(l -> l.startsWith("minitrace.MethodBuffer|")).count() >= 10, "buffer events read");
+        assertEquals(objectRecords ? 4 : 0, expected.stream().filter(l -> l.startsWith("minitrace.ClassDefinition|")).count());
         List<String> lines = new ArrayList<>();
         new ParallelJfrReader(2).read(buffers, CanonicalEvents.Sink::new, s -> lines.addAll(s.lines));
         assertEquals(expected, lines);

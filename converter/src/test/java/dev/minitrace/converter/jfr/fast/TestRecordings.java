@@ -1,7 +1,9 @@
 package dev.minitrace.converter.jfr.fast;
 
+import dev.minitrace.events.ClassDefinitionEvent;
 import dev.minitrace.events.LockAcquireEvent;
 import dev.minitrace.events.LockReleaseEvent;
+import dev.minitrace.events.MethodBufferEvent;
 import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
@@ -28,6 +30,8 @@ final class TestRecordings {
         r.enable(LockReleaseEvent.class);
         r.enable(ObjectAllocEvent.class);
         r.enable(MethodDefinitionEvent.class);
+        r.enable(MethodBufferEvent.class);
+        r.enable(ClassDefinitionEvent.class);
         r.enable("jdk.GarbageCollection");
         r.enable("jdk.GCPhasePause");
         r.enable("jdk.ThreadStart");
@@ -71,6 +75,7 @@ final class TestRecordings {
         return true;
     }
 
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() is JDK 19+
     static void commitEvents(int threadIndex, int count, int salt) {
         long sequence = 1;
         Object monitor = new Object();
@@ -118,6 +123,23 @@ final class TestRecordings {
                 def.descriptor = "(IJLjava/lang/String;)V";
                 def.modifiers = i & 0xFFF;
                 def.commit();
+
+                // object records (and a method record) packed in a buffer, their class by id
+                ClassDefinitionEvent cls = new ClassDefinitionEvent();
+                cls.classId = 1000 + i;
+                cls.className = (i % 2 == 0) ? "[Ljava.lang.String;" : "p.K" + i;
+                cls.commit();
+                MethodBufferEvent buffer = new MethodBufferEvent();
+                buffer.tracedThread = Thread.currentThread();
+                buffer.tracedThreadId = Thread.currentThread().getId();
+                buffer.tracedThreadName = Thread.currentThread().getName();
+                buffer.firstSequence = sequence;
+                buffer.recordCount = 3;
+                buffer.ticksPerSecond = 1_000_000_000L;
+                buffer.records = new dev.minitrace.converter.jfr.TraceBufferEncoder().alloc(1000 + i, -i, 4, 3)
+                        .acquire(1000 + i, i, 7, -1).entry(methodId, 9).records();
+                buffer.commit();
+                sequence += 3;
             }
         }
     }
