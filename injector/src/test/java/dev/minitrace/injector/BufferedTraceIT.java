@@ -80,11 +80,14 @@ class BufferedTraceIT {
         List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
         Map<String, List<BufferedRecords.Item>> threads = BufferedRecords.byThread(events, Recordings.methodNames(events));
         int committedByOwner = 0;
+        int virtualBuffers = 0;
         for (RecordedEvent e : events) {
             if (e.getEventType().getName().equals(EventNames.METHOD_BUFFER) && e.getThread("tracedThread") != null
-                    && e.getThread("tracedThread").getJavaName().startsWith("vt-") && e.getThread() != null
-                    && e.getThread().getJavaThreadId() == e.getLong("tracedThreadId")) {
-                committedByOwner++;
+                    && e.getThread("tracedThread").getJavaName().startsWith("vt-")) {
+                virtualBuffers++;
+                if (e.getThread() != null && e.getThread().getJavaThreadId() == e.getLong("tracedThreadId")) {
+                    committedByOwner++;
+                }
             }
         }
         for (int i = 0; i < 3; i++) {
@@ -94,9 +97,10 @@ class BufferedTraceIT {
             }
             assertEquals(TraceWorkloadIT.workerTrace(), BufferedRecords.tokens(items), "vt-" + i);
         }
-        // Each virtual thread's records fit one buffer, committed by the thread itself when
-        // Worker.run returned (not left for the next chunk boundary).
-        assertEquals(3, committedByOwner, "buffers committed by their own virtual thread");
+        // Each virtual thread commits its own buffers, the last when Worker.run returned: none is
+        // left for the periodic thread at the next chunk boundary.
+        assertTrue(virtualBuffers >= 3, "buffer events of the virtual threads: " + virtualBuffers);
+        assertEquals(virtualBuffers, committedByOwner, "buffers committed by their own virtual thread");
     }
 
     @Test
