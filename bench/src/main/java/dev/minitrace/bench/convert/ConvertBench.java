@@ -10,8 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Converter throughput and size. Generates (once, cached) a recording of 100 M minitrace trace
- * events (by default; more than 1 GB) from 4 threads, made by the real agent tracing
+ * Converter throughput and size. Generates (once, cached) a recording of 200 M minitrace trace
+ * events (by default; about 1.2 GB, since the agent packs them at about 6 bytes each) from 4 threads, made by the real agent tracing
  * {@link TracedTree}, then in interleaved rounds of child JVMs with the same heap limit reads it
  * with {@code RecordingFile} doing nothing else (the baseline) and converts it with
  * {@code mt convert} in both layouts. Prints median events per second, the ratio to the baseline,
@@ -27,7 +27,7 @@ public final class ConvertBench {
     /** Entry point. */
     public static void main(String[] args) throws Exception {
         Path javaHome = Path.of(System.getProperty("java.home"));
-        long events = 100_000_000;
+        long events = 200_000_000;
         int threads = 4;
         int rounds = 3;
         String heap = "512m";

@@ -27,7 +27,7 @@ public final class RecordingFileProbe {
                 String type = e.getEventType().getName();
                 if (type.equals("minitrace.MethodBuffer")) {
                     minitrace += e.getInt("recordCount"); // trace records, to compare with the converter's
-                } else if (type.startsWith("minitrace.") && !type.equals("minitrace.MethodDefinition")) {
+                } else if (type.startsWith("minitrace.") && !type.endsWith("Definition")) {
                     minitrace++;
                 }
             }
