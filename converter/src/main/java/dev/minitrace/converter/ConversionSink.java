@@ -39,11 +39,11 @@ import java.util.function.LongConsumer;
  * <p>Sorting and writing a chunk's events runs on a second thread (the writer) while the engine
  * parses the next chunk; the hand-over happens at the same points and with the same GC
  * snapshot as a serial run would write, so the output does not depend on the threading. Only
- * chunks of at most half the pending-event bound are handed over, so that the batch in flight
- * adds at most half to memory; larger ones are written in place. (A quarter kept every chunk of a
- * recording of buffered records, about 2 M records a chunk, on the parser's thread: 6.1 s instead
- * of 5.1 s on the benchmark file. The pending bound went from 6 M to 5 M events with it, so that
- * pending plus in flight stays at 7.5 M events, as before.)
+ * batches up to {@link #maxInFlight} events are handed over (half the pending-event bound in the
+ * thread layout, a quarter in the global one), so that the batch in flight adds a bounded share to
+ * memory; larger ones are written in place. (A quarter kept every chunk of a recording of buffered
+ * records, about 2 M records a chunk, on the parser's thread in the thread layout: 6.1 s instead
+ * of 5.1 s on the benchmark file. The pending bound went from 6 M to 5 M events with it.)
  * The writer thread alone touches the emitter, the sequence bookkeeping and the fragment cursors
  * while a batch is in flight; the engine's thread waits for it before touching them.
  */
@@ -55,6 +55,13 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
      */
     static final long DEFAULT_MAX_PENDING = 5_000_000L;
     private final long maxPending = Long.getLong("minitrace.maxPendingEvents", DEFAULT_MAX_PENDING);
+    /**
+     * The largest batch handed to the writer thread: half the pending bound in the thread layout,
+     * a quarter in the global layout, whose merge holds a batch about twice (measured on the
+     * 200 M-event benchmark file with half: heap pool peaks summing to 525–535 MB instead of
+     * about 310 MB).
+     */
+    private final long maxInFlight;
     /** First id of the methods of jdk.MethodTrace, above every agent method id (u32). */
     static final long TRACED_METHOD_BASE = 1L << 32;
     /** A gap between chunks longer than this suggests chunks were dropped. */
@@ -112,6 +119,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
 
     ConversionSink(ConvertOptions options, RecordEmitter emitter, GcTable gcs, LongConsumer progress, ConversionReport report) {
         this.options = options;
+        this.maxInFlight = options.globalLayout() ? maxPending / 4 : maxPending / 2;
         this.emitter = emitter;
         this.gcs = gcs;
         this.progress = progress;
@@ -400,7 +408,7 @@ final class ConversionSink implements RecordingSink, AutoCloseable {
             writeBatch(ts, batches, count, pointTimes, pointGcIds);
             return null;
         };
-        if (!parallel || events > maxPending / 2) {
+        if (!parallel || events > maxInFlight) {
             try {
                 write.call();
             } catch (IOException e) {
