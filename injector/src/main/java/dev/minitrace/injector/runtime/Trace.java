@@ -64,11 +64,7 @@ public final class Trace {
                 sync(s);
                 s.depth++;
                 if (buffered) {
-                    TraceBuffer b = s.buffer;
-                    if (b == null) {
-                        b = newBuffer(s);
-                    }
-                    b.record(TraceBuffer.ENTRY, methodId, 0, ++s.sequence);
+                    buffer(s).record(TraceBuffer.ENTRY, methodId, 0, ++s.sequence);
                     return;
                 }
                 MethodEntryEvent e = new MethodEntryEvent();
@@ -224,11 +220,7 @@ public final class Trace {
 
     private static void commitExit(ThreadState s, int methodId, int bci, boolean exceptional) {
         if (buffered) {
-            TraceBuffer b = s.buffer;
-            if (b == null) {
-                b = newBuffer(s);
-            }
-            b.record(exceptional ? TraceBuffer.EXIT_BY_EXCEPTION : TraceBuffer.EXIT, methodId, bci, ++s.sequence);
+            buffer(s).record(exceptional ? TraceBuffer.EXIT_BY_EXCEPTION : TraceBuffer.EXIT, methodId, bci, ++s.sequence);
             return;
         }
         MethodExitEvent e = new MethodExitEvent();
@@ -241,9 +233,13 @@ public final class Trace {
         }
     }
 
-    private static TraceBuffer newBuffer(ThreadState s) {
-        TraceBuffer b = TraceBuffers.create(s.sequence + 1);
-        s.buffer = b;
+    /** The thread's buffer, made on its first record. */
+    private static TraceBuffer buffer(ThreadState s) {
+        TraceBuffer b = s.buffer;
+        if (b == null) {
+            b = TraceBuffers.create(s.sequence + 1);
+            s.buffer = b;
+        }
         return b;
     }
 
@@ -284,36 +280,7 @@ public final class Trace {
         if (!lockOn || monitor == null) {
             return;
         }
-        try {
-            ThreadState s = STATE.get();
-            if (s.busy) {
-                return;
-            }
-            s.busy = true;
-            try {
-                if (buffered) {
-                    sync(s);
-                    TraceBuffer b = s.buffer;
-                    if (b == null) {
-                        b = newBuffer(s);
-                    }
-                    b.recordObject(TraceBuffer.ACQUIRE, ClassIds.of(monitor.getClass()), System.identityHashCode(monitor), bci, ++s.sequence);
-                    return;
-                }
-                LockAcquireEvent e = new LockAcquireEvent();
-                if (e.shouldCommit()) {
-                    e.monitorClass = monitor.getClass();
-                    e.identityHash = System.identityHashCode(monitor);
-                    e.bytecodeIndex = bci;
-                    e.sequence = ++s.sequence;
-                    e.commit();
-                }
-            } finally {
-                s.busy = false;
-            }
-        } catch (Throwable ignored) {
-            // Tracing must never change the application's behaviour.
-        }
+        objectRecord(TraceBuffer.ACQUIRE, monitor, bci);
     }
 
     /** The current thread is about to release {@code monitor} at {@code bci} (0: synchronized method). */
@@ -321,6 +288,19 @@ public final class Trace {
         if (!lockOn || monitor == null) {
             return;
         }
+        objectRecord(TraceBuffer.RELEASE, monitor, bci);
+    }
+
+    /** {@code object} was allocated (and constructed) by the instruction at {@code bci}. */
+    public static void alloc(Object object, int bci) {
+        if (!allocOn || object == null) {
+            return;
+        }
+        objectRecord(TraceBuffer.ALLOC, object, bci);
+    }
+
+    /** The shared body of the three object hooks: a packed record, or one JFR event of the kind. */
+    private static void objectRecord(int kind, Object object, int bci) {
         try {
             ThreadState s = STATE.get();
             if (s.busy) {
@@ -330,20 +310,9 @@ public final class Trace {
             try {
                 if (buffered) {
                     sync(s);
-                    TraceBuffer b = s.buffer;
-                    if (b == null) {
-                        b = newBuffer(s);
-                    }
-                    b.recordObject(TraceBuffer.RELEASE, ClassIds.of(monitor.getClass()), System.identityHashCode(monitor), bci, ++s.sequence);
-                    return;
-                }
-                LockReleaseEvent e = new LockReleaseEvent();
-                if (e.shouldCommit()) {
-                    e.monitorClass = monitor.getClass();
-                    e.identityHash = System.identityHashCode(monitor);
-                    e.bytecodeIndex = bci;
-                    e.sequence = ++s.sequence;
-                    e.commit();
+                    buffer(s).recordObject(kind, ClassIds.of(object.getClass()), System.identityHashCode(object), bci, ++s.sequence);
+                } else {
+                    commitObjectEvent(kind, s, object, bci);
                 }
             } finally {
                 s.busy = false;
@@ -353,27 +322,30 @@ public final class Trace {
         }
     }
 
-    /** {@code object} was allocated (and constructed) by the instruction at {@code bci}. */
-    public static void alloc(Object object, int bci) {
-        if (!allocOn || object == null) {
-            return;
-        }
-        try {
-            ThreadState s = STATE.get();
-            if (s.busy) {
-                return;
-            }
-            s.busy = true;
-            try {
-                if (buffered) {
-                    sync(s);
-                    TraceBuffer b = s.buffer;
-                    if (b == null) {
-                        b = newBuffer(s);
-                    }
-                    b.recordObject(TraceBuffer.ALLOC, ClassIds.of(object.getClass()), System.identityHashCode(object), bci, ++s.sequence);
-                    return;
+    // Each kind has its own JFR event class (their fields differ in name), hence one branch each.
+    private static void commitObjectEvent(int kind, ThreadState s, Object object, int bci) {
+        switch (kind) {
+            case TraceBuffer.ACQUIRE -> {
+                LockAcquireEvent e = new LockAcquireEvent();
+                if (e.shouldCommit()) {
+                    e.monitorClass = object.getClass();
+                    e.identityHash = System.identityHashCode(object);
+                    e.bytecodeIndex = bci;
+                    e.sequence = ++s.sequence;
+                    e.commit();
                 }
+            }
+            case TraceBuffer.RELEASE -> {
+                LockReleaseEvent e = new LockReleaseEvent();
+                if (e.shouldCommit()) {
+                    e.monitorClass = object.getClass();
+                    e.identityHash = System.identityHashCode(object);
+                    e.bytecodeIndex = bci;
+                    e.sequence = ++s.sequence;
+                    e.commit();
+                }
+            }
+            default -> {
                 ObjectAllocEvent e = new ObjectAllocEvent();
                 if (e.shouldCommit()) {
                     e.objectClass = object.getClass();
@@ -382,11 +354,7 @@ public final class Trace {
                     e.sequence = ++s.sequence;
                     e.commit();
                 }
-            } finally {
-                s.busy = false;
             }
-        } catch (Throwable ignored) {
-            // Tracing must never change the application's behaviour.
         }
     }
 

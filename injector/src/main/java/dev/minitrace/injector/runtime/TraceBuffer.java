@@ -170,19 +170,13 @@ final class TraceBuffer {
 
     /** Owner: commits everything not yet committed, then starts over (larger, up to {@link #MAX_CHARS}). */
     int flushFull() {
-        while (!FLUSHING.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait(); // the periodic thread holds it for one commit
-        }
+        acquireAsOwner();
         try {
             commit(flushed, position, records - flushedRecords, flushedSequence, flushedBase);
-            flushed = 0;
-            flushedRecords = records;
-            flushedSequence = expectedSequence;
-            flushedBase = lastStamp;
             if (chars.length < MAX_CHARS) {
                 chars = new char[Math.min(MAX_CHARS, chars.length * 2)];
             }
-            POSITION.setRelease(this, 0);
+            startOver();
             return 0;
         } finally {
             FLUSHING.setRelease(this, 0);
@@ -191,19 +185,29 @@ final class TraceBuffer {
 
     /** Owner: tracing was switched off and on since the unflushed records were made; drops them. */
     void restart(int newEpoch) {
-        while (!FLUSHING.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait();
-        }
+        acquireAsOwner();
         try {
-            flushed = 0;
-            flushedRecords = records;
-            flushedSequence = expectedSequence;
-            flushedBase = lastStamp;
             epoch = newEpoch;
-            POSITION.setRelease(this, 0);
+            startOver();
         } finally {
             FLUSHING.setRelease(this, 0);
         }
+    }
+
+    /** The owner waits for the flag: the periodic thread holds it for one commit at most. */
+    private void acquireAsOwner() {
+        while (!FLUSHING.compareAndSet(this, 0, 1)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Owner, holding the flag: everything written so far counts as flushed; writing restarts at 0. */
+    private void startOver() {
+        flushed = 0;
+        flushedRecords = records;
+        flushedSequence = expectedSequence;
+        flushedBase = lastStamp;
+        POSITION.setRelease(this, 0);
     }
 
     /**
