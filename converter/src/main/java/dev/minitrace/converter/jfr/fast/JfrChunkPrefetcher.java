@@ -2,7 +2,6 @@ package dev.minitrace.converter.jfr.fast;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -10,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -73,7 +71,7 @@ public final class JfrChunkPrefetcher implements Closeable {
     public void readChunk(int index, long offset, int nextIndex, long nextOffset, JfrEventSink sink) throws IOException {
         Worker done = null;
         if (ahead != null && aheadOffset == offset) {
-            done = await(ahead);
+            done = ParseTasks.await(ahead, "parsing a chunk");
             ahead = null;
         }
         if (nextOffset >= 0 && ahead == null) {
@@ -119,27 +117,6 @@ public final class JfrChunkPrefetcher implements Closeable {
             throw new JfrFormatException(index, offset, "Chunk size " + h.size() + " does not fit the file", null);
         }
         JfrReader.parseChunk(w.parser, w.input, source, h, timeHeader, sink);
-    }
-
-    private static Worker await(Future<Worker> f) throws IOException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while parsing a chunk", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException u) {
-                throw u.getCause();
-            }
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IOException(cause);
-        }
     }
 
     @Override

@@ -1,14 +1,12 @@
 package dev.minitrace.converter.jfr.fast;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -108,28 +106,7 @@ public final class ParallelJfrReader {
     }
 
     private static <S> long deliver(Future<Done<S>> future, Consumer<S> inOrder) throws IOException {
-        Done<S> done;
-        try {
-            done = future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while reading chunks", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException u) {
-                throw u.getCause();
-            }
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IOException(cause);
-        }
+        Done<S> done = ParseTasks.await(future, "reading chunks");
         inOrder.accept(done.sink());
         return done.events();
     }

@@ -1,0 +1,40 @@
+package dev.minitrace.converter.jfr.fast;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+/**
+ * The result of a chunk parsed on another thread, with its failure rethrown as the caller's own:
+ * an I/O error as {@link IOException}, a format error or a bug as itself.
+ */
+final class ParseTasks {
+    private ParseTasks() {
+    }
+
+    /** Waits for {@code task}; {@code what} names it in the message of an interruption. */
+    static <T> T await(Future<T> task, String what) throws IOException {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while " + what, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        }
+    }
+}
