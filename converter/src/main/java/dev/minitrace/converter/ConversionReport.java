@@ -20,7 +20,19 @@ public final class ConversionReport {
     long unselectedEvents;
     int gcs;
     boolean lostData;
+    long spilledRecords;
+    long spilledBytes;
     final List<String> warnings = new ArrayList<>();
+
+    /** Records that had to wait on disk (memory bound reached), and the bytes they took there. */
+    public long spilledRecords() {
+        return spilledRecords;
+    }
+
+    /** Bytes written to the temporary spill file. */
+    public long spilledBytes() {
+        return spilledBytes;
+    }
 
     /** Records written per record type (index = type). */
     public long[] countByType() {

@@ -3,9 +3,10 @@ package dev.minitrace.converter;
 import dev.minitrace.converter.jfr.JfrChunks;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
-import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
-import dev.minitrace.converter.mtlog.MtlogWriter;
+import dev.minitrace.converter.write.MtlogGlobalLayout;
+import dev.minitrace.converter.write.MtlogThreadLayout;
+import dev.minitrace.converter.write.TraceWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -14,9 +15,9 @@ import java.util.function.LongConsumer;
 
 /**
  * Converts a JFR recording to an {@code .mtlog} file: splits the file into chunks, lets a
- * {@link RecordingSource} engine deliver them to a {@link ConversionSink}, and writes the result
- * with an {@link dev.minitrace.converter.mtlog.MtlogWriter}, which only replaces the output once
- * the file is complete. Problems in the input become warnings in the {@link ConversionReport};
+ * {@link RecordingSource} engine deliver them to a {@link RecordingCollector}, whose
+ * {@link OrderingPipeline} puts each thread's records in exact order and hands them to a
+ * {@link TraceWriter}, which only replaces the output once the file is complete. Problems in the input become warnings in the {@link ConversionReport};
  * only input that yields nothing at all is an exception.
  */
 public final class Converter {
@@ -46,23 +47,31 @@ public final class Converter {
         long to = options.to() == null ? Long.MAX_VALUE : options.to().resolve(start);
         ConversionReport report = new ConversionReport();
         GcTable gcs = new GcTable(options.fragments());
-        int flags = options.globalLayout() ? MtlogFormat.LAYOUT_GLOBAL : MtlogFormat.LAYOUT_THREAD;
-        try (MtlogWriter writer = new MtlogWriter(out, flags, start)) {
-            RecordEmitter emitter = options.globalLayout()
-                    ? new GlobalLayoutEmitter(writer, gcs, from, to, options.typeMask())
-                    : new ThreadLayoutEmitter(writer, gcs, from, to, options.typeMask());
-            List<RecordingSource.ChunkFailure> failures;
-            MtlogInfo info = new MtlogInfo();
-            // The sink writes on a thread of its own: closing it waits for that before the writer closes.
-            try (ConversionSink sink = new ConversionSink(options, emitter, gcs, progress, report)) {
+        MtlogInfo info = new MtlogInfo();
+        List<RecordingSource.ChunkFailure> failures;
+        Path dir = out.toAbsolutePath().getParent();
+        try (TraceWriter writer = options.globalLayout() ? new MtlogGlobalLayout(out, start) : new MtlogThreadLayout(out, start)) {
+            RecordEmitter emitter = RecordEmitter.forWriter(writer, from, to, options.typeMask());
+            ThreadTable table = new ThreadTable(options.threads());
+            SequenceAudit audit = new SequenceAudit();
+            long maxPending = Long.getLong("minitrace.maxPendingEvents", pendingBound(chunks));
+            // The pipeline writes on a thread of its own: closing it waits for that before the writer closes.
+            try (OrderingPipeline pipeline = new OrderingPipeline(table, emitter, gcs, audit,
+                    writer.order() == TraceWriter.Order.TIME, maxPending, !Boolean.getBoolean("minitrace.serialWrite"),
+                    dir, out.getFileName().toString())) {
+                RecordingCollector collector = new RecordingCollector(table, gcs, pipeline, emitter, progress, report);
                 try {
-                    failures = source.read(chunks, sink);
+                    failures = source.read(chunks, collector);
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
-                sink.finish(info);
+                collector.finish(info, audit);
             }
-            report.records = writer.recordCount();
+            long total = 0;
+            for (long c : report.countByType) {
+                total += c;
+            }
+            report.records = total;
             writer.finish(info);
             for (RecordingSource.ChunkFailure f : failures) {
                 report.warnings.add("chunk " + f.chunk().index() + " at offset " + f.chunk().offset() + " ("
@@ -83,5 +92,23 @@ public final class Converter {
             }
         }
         return report;
+    }
+
+    /** Heap bytes one waiting record may take: its columns, growth slack, and its share of a batch in flight. */
+    static final int BYTES_PER_PENDING_RECORD = 96;
+    /** Heap kept for everything but waiting records: the JVM's own, tables, write buffers, merge blocks. */
+    static final long FIXED_HEAP_BYTES = 96L << 20;
+
+    /**
+     * How many records may wait in memory before they are spilled: what the heap holds beside the
+     * largest chunk (the fast engine loads a chunk whole) and the fixed share.
+     */
+    static long pendingBound(JfrChunks chunks) {
+        long largest = 0;
+        for (dev.minitrace.converter.jfr.JfrChunk c : chunks.chunks()) {
+            largest = Math.max(largest, c.size());
+        }
+        long free = Runtime.getRuntime().maxMemory() - largest - FIXED_HEAP_BYTES;
+        return Math.max(1 << 16, free / BYTES_PER_PENDING_RECORD);
     }
 }

@@ -281,6 +281,112 @@ final class EventBuffer {
     }
 
     /**
+     * The number of entries from {@code start} that may be written now: those that continue the
+     * thread's sequence from {@code next} without a gap (an entry below {@code next} repeats a
+     * sequence and goes too), up to the first whose time is {@code timeLimit} or later.
+     * Normalizes the buffer if it has to.
+     */
+    int releasable(long next, long timeLimit) {
+        if (count == 0) {
+            return 0;
+        }
+        if (placed && base + start > next) {
+            return 0;
+        }
+        if (placed) {
+            int i = start;
+            while (i < size && type[i] != 0 && time[i] < timeLimit) {
+                i++;
+            }
+            return i - start;
+        }
+        normalize();
+        long expect = next;
+        int i = start;
+        while (i < size && seq[i] <= expect && time[i] < timeLimit) {
+            if (seq[i] == expect) {
+                expect++;
+            }
+            i++;
+        }
+        return i - start;
+    }
+
+    /**
+     * Moves the first {@code n} entries from {@code start}, which {@link #releasable} counted (so a
+     * placed buffer has no empty slot among them), into a new buffer; a placed buffer stays placed.
+     */
+    EventBuffer takeHead(int n) {
+        if (!placed) {
+            return splitHead(n);
+        }
+        EventBuffer head = new EventBuffer();
+        int cap = Math.max(n, 1);
+        head.type = Arrays.copyOfRange(type, start, start + cap);
+        head.seq = new long[cap];
+        head.time = Arrays.copyOfRange(time, start, start + cap);
+        head.value = Arrays.copyOfRange(value, start, start + cap);
+        head.aux = Arrays.copyOfRange(aux, start, start + cap);
+        head.base = base + start;
+        head.size = n;
+        head.count = n;
+        dropHead(n);
+        return head;
+    }
+
+    /** The lowest sequence held (count > 0). */
+    long minSeq() {
+        if (placed) {
+            return base + start; // the first slot always holds an event
+        }
+        normalize();
+        return seq[start];
+    }
+
+    /** Drops the first {@code n} entries from {@code start} (normalized). */
+    void dropHead(int n) {
+        if (n == 0) {
+            return;
+        }
+        if (n >= count) {
+            clear();
+            return;
+        }
+        if (placed) {
+            int i = start + n;
+            while (i < size && type[i] == 0) {
+                i++;
+            }
+            start = i;
+            count -= n;
+            return;
+        }
+        // appended: compact, since normalize() sorts from slot 0
+        int from = start + n;
+        int rest = size - from;
+        System.arraycopy(type, from, type, 0, rest);
+        System.arraycopy(seq, from, seq, 0, rest);
+        System.arraycopy(time, from, time, 0, rest);
+        System.arraycopy(value, from, value, 0, rest);
+        System.arraycopy(aux, from, aux, 0, rest);
+        start = 0;
+        size = rest;
+        count = rest;
+    }
+
+    /** Empties the buffer and lets a large one go, so that a spilled thread's memory is given back. */
+    void release() {
+        clear();
+        if (type.length > 1024) {
+            type = new byte[64];
+            seq = new long[64];
+            time = new long[64];
+            value = new long[64];
+            aux = new int[64];
+        }
+    }
+
+    /**
      * Empties the buffer, and gives back memory a burst made it take: an empty buffer keeps at most
      * {@link #KEPT_CAPACITY} entries (7.5 MB), since each thread has three buffers and an empty
      * one's memory is not counted by the pending-event bound.

@@ -1,12 +1,10 @@
 package dev.minitrace.converter;
 
-import dev.minitrace.converter.mtlog.MtlogFormat;
-import dev.minitrace.converter.mtlog.MtlogWriter;
+import dev.minitrace.converter.write.TraceWriter;
 import java.io.IOException;
 
 /**
- * The global logger layout: one stream ({@code 0xFFFFFFFF}), {@code aux} = thread id. A batch is
- * merged across threads by timestamp with a heap over the threads' heads, so each thread's own
+ * {@link TraceWriter.Order#TIME}: all threads' records in one sequence. A batch is merged across threads by timestamp with a heap over the threads' heads, so each thread's own
  * order is kept even where its timestamps disagree with it; equal timestamps are broken by thread
  * id (then by the thread's own order). The thread at the top of the heap writes a run: all its
  * records that still come before the smallest head of the other threads (a thread runs for a
@@ -16,17 +14,24 @@ final class GlobalLayoutEmitter extends RecordEmitter {
     private boolean started;
     private long cursor;
 
-    GlobalLayoutEmitter(MtlogWriter writer, GcTable gcs, long from, long to, int typeMask) {
-        super(writer, gcs, from, to, typeMask);
+    GlobalLayoutEmitter(TraceWriter writer, long from, long to, int typeMask) {
+        super(writer, from, to, typeMask);
     }
 
     @Override
-    void emit(ThreadState[] threads, EventBuffer[] batches, int n) throws IOException {
+    long emit(ThreadState[] threads, Source[] sources, int n) throws IOException {
         int[] heap = new int[n];
         int[] pos = new int[n];
+        EventBuffer[] batches = new EventBuffer[n];
         int size = 0;
+        long taken = 0;
         for (int k = 0; k < n; k++) {
+            batches[k] = sources[k].block();
+            while (batches[k].count == 0 && sources[k].refill()) {
+                batches[k] = sources[k].block();
+            }
             if (batches[k].count > 0) {
+                taken += batches[k].count;
                 pos[k] = batches[k].start;
                 heap[size++] = k;
                 up(heap, size - 1, batches, pos);
@@ -59,10 +64,27 @@ final class GlobalLayoutEmitter extends RecordEmitter {
             }
             pos[k] = stop;
             if (stop == b.size) {
-                heap[0] = heap[--size];
+                threads[k].lastTime = b.time[b.size - 1];
+                if (refill(sources[k], batches, k)) {
+                    taken += batches[k].count;
+                    pos[k] = batches[k].start;
+                } else {
+                    heap[0] = heap[--size];
+                }
             }
             down(heap, size, batches, pos);
         }
+        return taken;
+    }
+
+    private static boolean refill(Source s, EventBuffer[] batches, int k) throws IOException {
+        while (s.refill()) {
+            batches[k] = s.block();
+            if (batches[k].count > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -73,7 +95,7 @@ final class GlobalLayoutEmitter extends RecordEmitter {
         long[] time = b.time;
         byte[] type = b.type;
         long[] counts = countByType;
-        int aux = ts.streamId();
+        long key = ts.key;
         int run = from;
         for (int i = from; i < to; i++) {
             long t = time[i];
@@ -82,16 +104,16 @@ final class GlobalLayoutEmitter extends RecordEmitter {
                 cursor = t;
                 limit = nextPoint(cursor);
             } else if (t >= limit) {
-                writer.records(MtlogFormat.GLOBAL_STREAM_ID, type, b.value, aux, run, i);
+                writer.records(key, type, b.value, b.aux, run, i);
                 run = i;
-                cursor = fragmentsBefore(MtlogFormat.GLOBAL_STREAM_ID, true, cursor, t);
+                cursor = fragmentsBefore(-1, true, cursor, t);
                 limit = nextPoint(cursor);
             } else if (t > cursor) {
                 cursor = t;
             }
             counts[type[i]]++;
         }
-        writer.records(MtlogFormat.GLOBAL_STREAM_ID, type, b.value, aux, run, to);
+        writer.records(key, type, b.value, b.aux, run, to);
         ts.used = true;
         return limit;
     }
@@ -100,10 +122,10 @@ final class GlobalLayoutEmitter extends RecordEmitter {
     private void writeSelected(ThreadState ts, EventBuffer b, int from, int to) throws IOException {
         for (int i = from; i < to; i++) {
             if (selected(b, i)) {
-                cursor = fragmentsBefore(MtlogFormat.GLOBAL_STREAM_ID, started, cursor, b.time[i]);
+                cursor = fragmentsBefore(-1, started, cursor, b.time[i]);
                 started = true;
                 ts.used = true;
-                write(MtlogFormat.GLOBAL_STREAM_ID, b.type[i], b.value[i], ts.streamId());
+                write(ts.key, b, i);
             }
         }
     }

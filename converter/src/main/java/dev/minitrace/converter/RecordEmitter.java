@@ -1,13 +1,13 @@
 package dev.minitrace.converter;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
-import dev.minitrace.converter.mtlog.MtlogWriter;
+import dev.minitrace.converter.write.TraceWriter;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Writes batches of per-thread records (each already in its thread's order) to the
- * {@link MtlogWriter}, applying the time window and the record-type selection and placing
+ * Hands batches of per-thread records (each already in its thread's order) to the
+ * {@link TraceWriter} in the order it wants, applying the time window and the record-type selection and placing
  * GC_TIMESTAMP records. A layout decides which stream each record goes to and how threads
  * interleave; the fragment rule is shared: a stream gets a GC_TIMESTAMP for each fragment point
  * {@code p} with {@code cursor < p <= t}, written just before a record of time {@code t}, where
@@ -15,8 +15,7 @@ import java.util.Arrays;
  * record (the first fragment has no GC_TIMESTAMP before it).
  */
 abstract class RecordEmitter {
-    final MtlogWriter writer;
-    final GcTable gcs;
+    final TraceWriter writer;
     final long from;
     final long to;
     final int typeMask;
@@ -33,9 +32,8 @@ abstract class RecordEmitter {
     private long cacheCursor;
     private int cacheIndex;
 
-    RecordEmitter(MtlogWriter writer, GcTable gcs, long from, long to, int typeMask) {
+    RecordEmitter(TraceWriter writer, long from, long to, int typeMask) {
         this.writer = writer;
-        this.gcs = gcs;
         this.from = from;
         this.to = to;
         this.typeMask = typeMask;
@@ -51,8 +49,50 @@ abstract class RecordEmitter {
         pointGc = gcIds;
     }
 
-    /** Writes the batches; {@code batches[i]} belongs to {@code threads[i]}; threads are in ascending key order. */
-    abstract void emit(ThreadState[] threads, EventBuffer[] batches, int n) throws IOException;
+    /** A thread's next records, a block at a time. */
+    interface Source {
+        /** The current block, normalized; its entries are {@code [start, size)}. */
+        EventBuffer block();
+
+        /** Replaces the block with the next one; false when there is none. */
+        boolean refill() throws IOException;
+    }
+
+    /** A source of one block. */
+    static Source of(EventBuffer b) {
+        return new Source() {
+            @Override
+            public EventBuffer block() {
+                return b;
+            }
+
+            @Override
+            public boolean refill() {
+                return false;
+            }
+        };
+    }
+
+    /**
+     * Writes the sources' records; {@code sources[i]} belongs to {@code threads[i]}; threads are in
+     * ascending key order. Returns the records taken from the sources.
+     */
+    abstract long emit(ThreadState[] threads, Source[] sources, int n) throws IOException;
+
+    /** The same with one block per thread. */
+    final long emit(ThreadState[] threads, EventBuffer[] batches, int n) throws IOException {
+        Source[] s = new Source[n];
+        for (int i = 0; i < n; i++) {
+            s[i] = of(batches[i]);
+        }
+        return emit(threads, s, n);
+    }
+
+    /** The writer's order fixed at start: the matching emitter. */
+    static RecordEmitter forWriter(TraceWriter writer, long from, long to, int typeMask) {
+        return writer.order() == TraceWriter.Order.TIME ? new GlobalLayoutEmitter(writer, from, to, typeMask)
+                : new ThreadLayoutEmitter(writer, from, to, typeMask);
+    }
 
     /** True when the record at {@code i} of {@code b} passes the window and the type selection. */
     final boolean selected(EventBuffer b, int i) {
@@ -64,7 +104,7 @@ abstract class RecordEmitter {
      * Writes the GC_TIMESTAMP records a stream needs before a record of time {@code t}; returns
      * the new cursor. {@code started} says whether the stream already has a record.
      */
-    final long fragmentsBefore(int streamId, boolean started, long cursor, long t) throws IOException {
+    final long fragmentsBefore(long threadKey, boolean started, long cursor, long t) throws IOException {
         if (!started) {
             return t;
         }
@@ -93,7 +133,7 @@ abstract class RecordEmitter {
             }
             long[] ids = pointGc;
             for (; i < pt.length && pt[i] <= t; i++) {
-                writer.record(streamId, MtlogFormat.GC_TIMESTAMP, pt[i], (int) ids[i]);
+                writer.fragment(threadKey, ids[i], pt[i]);
                 countByType[MtlogFormat.GC_TIMESTAMP]++;
             }
         }
@@ -127,9 +167,9 @@ abstract class RecordEmitter {
         return from == Long.MIN_VALUE && to == Long.MAX_VALUE && (typeMask & data) == data;
     }
 
-    /** Writes one data record and counts it. */
-    final void write(int streamId, int type, long value, int aux) throws IOException {
-        writer.record(streamId, type, value, aux);
-        countByType[type]++;
+    /** Writes the record at {@code i} of {@code b} and counts it. */
+    final void write(long threadKey, EventBuffer b, int i) throws IOException {
+        writer.records(threadKey, b.type, b.value, b.aux, i, i + 1);
+        countByType[b.type[i]]++;
     }
 }

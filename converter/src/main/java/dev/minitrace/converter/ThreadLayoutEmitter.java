@@ -1,24 +1,33 @@
 package dev.minitrace.converter;
 
-import dev.minitrace.converter.mtlog.MtlogWriter;
+import dev.minitrace.converter.write.TraceWriter;
 import java.io.IOException;
 
-/** The thread-local logger layout: one stream per thread (stream id = thread id), {@code aux} = bytecode index. */
+/** {@link TraceWriter.Order#THREAD}: each thread's records in turn, with the thread's own fragment cursor. */
 final class ThreadLayoutEmitter extends RecordEmitter {
-    ThreadLayoutEmitter(MtlogWriter writer, GcTable gcs, long from, long to, int typeMask) {
-        super(writer, gcs, from, to, typeMask);
+    ThreadLayoutEmitter(TraceWriter writer, long from, long to, int typeMask) {
+        super(writer, from, to, typeMask);
     }
 
     @Override
-    void emit(ThreadState[] threads, EventBuffer[] batches, int n) throws IOException {
+    long emit(ThreadState[] threads, Source[] sources, int n) throws IOException {
         boolean all = selectsAll();
+        long taken = 0;
         for (int k = 0; k < n; k++) {
-            if (all) {
-                emitRuns(threads[k], batches[k]);
-            } else {
-                emitSelected(threads[k], batches[k]);
-            }
+            do {
+                EventBuffer b = sources[k].block();
+                taken += b.count;
+                if (b.count > 0) {
+                    threads[k].lastTime = b.time[b.size - 1];
+                }
+                if (all) {
+                    emitRuns(threads[k], b);
+                } else {
+                    emitSelected(threads[k], b);
+                }
+            } while (sources[k].refill());
         }
+        return taken;
     }
 
     /**
@@ -30,7 +39,7 @@ final class ThreadLayoutEmitter extends RecordEmitter {
         if (b.count == 0) {
             return;
         }
-        int stream = ts.streamId();
+        long stream = ts.key;
         long[] time = b.time;
         byte[] type = b.type;
         long[] counts = countByType;
@@ -62,15 +71,14 @@ final class ThreadLayoutEmitter extends RecordEmitter {
 
     /** With a time window or a type selection: record by record. */
     private void emitSelected(ThreadState ts, EventBuffer b) throws IOException {
-        int stream = ts.streamId();
         for (int i = b.start; i < b.size; i++) {
             if (!selected(b, i)) {
                 continue;
             }
-            ts.cursor = fragmentsBefore(stream, ts.started, ts.cursor, b.time[i]);
+            ts.cursor = fragmentsBefore(ts.key, ts.started, ts.cursor, b.time[i]);
             ts.started = true;
             ts.used = true;
-            write(stream, b.type[i], b.value[i], b.aux[i]);
+            write(ts.key, b, i);
         }
     }
 }

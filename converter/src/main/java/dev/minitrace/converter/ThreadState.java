@@ -1,12 +1,13 @@
 package dev.minitrace.converter;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * Everything the conversion keeps about one thread: its names, its pending events (the previous
- * chunk's, held back one chunk so that GCs reported late are known before the events are
- * written, and the current chunk's; a third is being written meanwhile), its sequence
- * bookkeeping, its fragment cursor and, for {@code jdk.MethodTrace}, its method intervals.
+ * Everything the conversion keeps about one thread: its names, its records not written yet (in
+ * memory and, when memory ran short, spilled to disk), the next sequence number it may write, its
+ * sequence bookkeeping, its fragment cursor and, for {@code jdk.MethodTrace}, its method intervals.
  */
 final class ThreadState {
     final long key;
@@ -17,10 +18,23 @@ final class ThreadState {
     /** True once a record of this thread reached the output. */
     boolean used;
 
-    EventBuffer previous = new EventBuffer();
-    EventBuffer current = new EventBuffer();
-    /** The third buffer: the batch being written on the writer thread, then the next current one. */
+    /** Records read and not written yet that are in memory. */
+    EventBuffer pending = new EventBuffer();
+    /** The batch being written on the writer thread, then the next pending one. */
     EventBuffer spare = new EventBuffer();
+    /** Records read and not written yet that were spilled to disk, each run sorted by sequence. */
+    final List<SpillStore.Segment> segments = new ArrayList<>();
+    /**
+     * The sequence number the thread's next written record must have: 1 once the thread's first
+     * record was seen; {@link OrderingPipeline#UNKNOWN} while the recording may lack the thread's
+     * first records (it started late, or is a dump of some chunks), so that nothing is written before
+     * the end of the recording tells.
+     */
+    long next = OrderingPipeline.UNKNOWN;
+    /** True when the last release stopped at a missing record (the thread waits for a late one). */
+    boolean waiting;
+    /** The time of the last record handed to the writer, or {@link Long#MIN_VALUE}. */
+    long lastTime = Long.MIN_VALUE;
 
     /** The highest minitrace sequence written so far, or {@link Long#MIN_VALUE}. */
     long lastSequence = Long.MIN_VALUE;

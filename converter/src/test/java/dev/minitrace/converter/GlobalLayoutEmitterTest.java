@@ -2,10 +2,9 @@ package dev.minitrace.converter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.mtlog.MtlogReader;
-import dev.minitrace.converter.mtlog.MtlogWriter;
+import dev.minitrace.converter.write.MtlogGlobalLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The global layout's run-wise merge must give exactly the order of the record-by-record merge:
  * always the smallest (timestamp, thread index) among the threads' heads, each thread's own order
- * kept even where its timestamps go back.
+ * kept even where its timestamps go back; also when each thread's records come in blocks
+ * (a thread merged from spill runs), whatever the block size.
  */
 class GlobalLayoutEmitterTest {
     @TempDir
@@ -43,22 +43,66 @@ class GlobalLayoutEmitterTest {
                 b[k].normalize();
             }
             List<Long> expected = naiveMerge(b);
-            Path out = dir.resolve("g" + round + ".mtlog");
-            try (MtlogWriter w = new MtlogWriter(out, MtlogFormat.LAYOUT_GLOBAL, 0, 5)) {
-                GlobalLayoutEmitter e = new GlobalLayoutEmitter(w, new GcTable(FragmentPolicy.NONE), Long.MIN_VALUE,
-                        Long.MAX_VALUE, ConvertOptions.ALL_TYPES);
-                e.emit(ts, b, n);
-                w.finish(new MtlogInfo());
-            }
-            List<Long> actual = new ArrayList<>();
-            try (MtlogReader r = MtlogReader.open(out)) {
-                r.forEachRecord((stream, type, value, aux) -> {
-                    actual.add(value);
-                    assertEquals(10 + value / 1_000_000L, aux, "aux is the thread id");
-                });
-            }
-            assertEquals(expected, actual, "round " + round);
+            assertEquals(expected, merge(ts, n, RecordEmitter.Source[]::new, k -> RecordEmitter.of(b[k]), "g" + round),
+                    "round " + round);
+            int blockSize = 1 + rnd.nextInt(40);
+            assertEquals(expected, merge(ts, n, RecordEmitter.Source[]::new, k -> blocks(b[k], blockSize), "b" + round),
+                    "round " + round + ", blocks of " + blockSize);
         }
+    }
+
+    private List<Long> merge(ThreadState[] ts, int n, java.util.function.IntFunction<RecordEmitter.Source[]> array,
+            java.util.function.IntFunction<RecordEmitter.Source> source, String name) throws Exception {
+        RecordEmitter.Source[] s = array.apply(n);
+        for (int k = 0; k < n; k++) {
+            s[k] = source.apply(k);
+        }
+        Path out = dir.resolve(name + ".mtlog");
+        try (MtlogGlobalLayout w = new MtlogGlobalLayout(out, 0)) {
+            GlobalLayoutEmitter e = new GlobalLayoutEmitter(w, Long.MIN_VALUE, Long.MAX_VALUE, ConvertOptions.ALL_TYPES);
+            e.emit(ts, s, n);
+            w.finish(new MtlogInfo());
+        }
+        List<Long> actual = new ArrayList<>();
+        try (MtlogReader r = MtlogReader.open(out)) {
+            r.forEachRecord((stream, type, value, aux) -> {
+                actual.add(value);
+                assertEquals(10 + value / 1_000_000L, aux, "aux is the thread id");
+            });
+        }
+        return actual;
+    }
+
+    /** The records of {@code b} as a source of blocks of {@code size}. */
+    private static RecordEmitter.Source blocks(EventBuffer b, int size) {
+        return new RecordEmitter.Source() {
+            int next = b.start;
+            EventBuffer block = cut();
+
+            EventBuffer cut() {
+                EventBuffer x = new EventBuffer();
+                for (int i = next; i < Math.min(b.size, next + size); i++) {
+                    x.add(b.type[i], b.seq(i), b.time[i], b.value[i], b.aux[i]);
+                }
+                next = Math.min(b.size, next + size);
+                x.normalize();
+                return x;
+            }
+
+            @Override
+            public EventBuffer block() {
+                return block;
+            }
+
+            @Override
+            public boolean refill() {
+                if (next >= b.size) {
+                    return false;
+                }
+                block = cut();
+                return true;
+            }
+        };
     }
 
     /** Picks the smallest (time, thread index) head each time. */

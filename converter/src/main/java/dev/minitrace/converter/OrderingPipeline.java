@@ -1,0 +1,470 @@
+package dev.minitrace.converter;
+
+import dev.minitrace.converter.write.TraceWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Puts each thread's records in exactly the order the thread made them and hands them to the
+ * writer, in bounded memory, for any recording.
+ *
+ * <p>The rule: a record is written only when every earlier record of its thread is known. A
+ * thread's sequence numbers are dense from 1, so that is the case exactly when the records from
+ * the thread's next sequence number up to it have all been read: at the end of each chunk the
+ * <em>releasable</em> prefix of each thread (no gap from its next number) is written, and the rest
+ * waits, however many chunks it takes for a late buffer to arrive. A thread whose first records
+ * the recording lacks (it was tracing before the recording began, or the file is a dump of some
+ * chunks) waits for the end of the recording, which alone tells that nothing earlier will come.
+ * A gap that nothing fills is lost data; the records after it are written at the end, in order.
+ *
+ * <p>Records are released only at chunk ends, when the chunk's GC events are known: a pause not
+ * yet reported then ended after the chunk did, and no record read so far was made after its
+ * start (threads are stopped during a pause). In {@link TraceWriter.Order#TIME} a record must also
+ * wait until no other thread can still deliver an earlier one: records of the last chunk read, and
+ * of every thread after the time a waiting thread has reached, wait for the next chunk end (one
+ * chunk of lateness for a thread's newest records, as JFR's chunk rotation gives).
+ *
+ * <p>Memory: when more than {@code maxPending} records wait in memory, all of them are spilled, a
+ * sorted run per thread, to a {@link SpillStore}; releasing merges a thread's runs and its records
+ * in memory. Writing a chunk's releasable records runs on a second thread while the next chunk is
+ * read, when they are all in memory and at most half the bound; the spill path runs in place.
+ */
+final class OrderingPipeline implements AutoCloseable {
+    /** {@link ThreadState#next} while the thread's first sequence number is not known. */
+    static final long UNKNOWN = Long.MIN_VALUE;
+    /** Records per block when a thread's records are merged from memory and spill runs. */
+    private static final int BLOCK_RECORDS = 1 << 16;
+    /** Records of all blocks together when all threads are merged at once ({@code TIME} order). */
+    private static final int MERGE_BUDGET_RECORDS = 1 << 22;
+    /** Read buffer bytes of all spill cursors together when all threads are merged at once. */
+    private static final int CURSOR_BUDGET_BYTES = 32 << 20;
+
+    private final ThreadTable threads;
+    private final RecordEmitter emitter;
+    private final GcTable gcs;
+    private final SequenceAudit audit;
+    private final boolean timeOrder;
+    private final long maxPending;
+    private final long maxInFlight;
+    private final boolean parallel;
+    private final Path spillDir;
+    private final String spillName;
+    private SpillStore spill;
+    private long inMemory;
+    /** Segments not consumed yet, all threads. */
+    private long openSegments;
+    private long spills;
+
+    private ExecutorService writerThread;
+    private Future<?> inFlight;
+
+    OrderingPipeline(ThreadTable threads, RecordEmitter emitter, GcTable gcs, SequenceAudit audit, boolean timeOrder,
+            long maxPending, boolean parallel, Path spillDir, String spillName) {
+        this.threads = threads;
+        this.emitter = emitter;
+        this.gcs = gcs;
+        this.audit = audit;
+        this.timeOrder = timeOrder;
+        this.maxPending = maxPending;
+        this.maxInFlight = maxPending / 2;
+        this.parallel = parallel;
+        this.spillDir = spillDir;
+        this.spillName = spillName;
+    }
+
+    /** One record of thread {@code ts}. */
+    void add(ThreadState ts, int type, long seq, long time, long value, int aux) {
+        ts.pending.add(type, seq, time, value, aux);
+        if (seq == 1 && ts.next == UNKNOWN) {
+            ts.next = 1;
+        }
+        if (++inMemory > maxPending) {
+            try {
+                spillAll();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** Records spilled to disk, and the bytes they took there. */
+    long spilledRecords() {
+        return spill == null ? 0 : spill.recordsWritten();
+    }
+
+    long spilledBytes() {
+        return spill == null ? 0 : spill.bytesWritten();
+    }
+
+    long spills() {
+        return spills;
+    }
+
+    private void spillAll() throws IOException {
+        if (spill == null) {
+            spill = new SpillStore(spillDir, spillName);
+        }
+        for (ThreadState t : threads.sorted()) {
+            EventBuffer b = t.pending;
+            if (b.count == 0) {
+                continue;
+            }
+            b.normalize();
+            t.segments.add(spill.write(b, b.start, b.size));
+            openSegments++;
+            b.release();
+        }
+        inMemory = 0;
+        spills++;
+    }
+
+    /** The end of a chunk that started at {@code chunkStartNanos}: writes what may be written. */
+    void chunkEnd(long chunkStartNanos) {
+        awaitWriter();
+        long limit = timeOrder ? timeHorizon(chunkStartNanos) : Long.MAX_VALUE;
+        try {
+            if (openSegments > 0) {
+                release(limit, false);
+            } else {
+                releaseFromMemory(limit);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The time before which every thread's records are known ({@code TIME} order): the start of
+     * the chunk just read, and no later than where a waiting thread stands, since its missing
+     * records come after its last written one.
+     */
+    private long timeHorizon(long chunkStartNanos) {
+        long h = chunkStartNanos;
+        for (ThreadState t : threads.sorted()) {
+            if ((t.pending.count > 0 || !t.segments.isEmpty()) && waiting(t)) {
+                h = Math.min(h, t.next == UNKNOWN ? Long.MIN_VALUE : t.lastTime);
+            }
+        }
+        return h;
+    }
+
+    /** True when {@code t}'s next record is missing (or may be), as far as can be told without reading spill runs. */
+    private static boolean waiting(ThreadState t) {
+        if (t.next == UNKNOWN || t.waiting) {
+            return true;
+        }
+        if (t.pending.count > 0 && t.pending.minSeq() > t.next) {
+            return true;
+        }
+        for (SpillStore.Segment s : t.segments) {
+            if (s.consumed == 0 && s.firstSeq > t.next) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The fast path: every thread's records are in memory; the releasable ones go to the writer thread. */
+    private void releaseFromMemory(long limit) throws IOException {
+        ThreadState[] sorted = threads.sorted();
+        ThreadState[] ts = new ThreadState[sorted.length];
+        EventBuffer[] batches = new EventBuffer[sorted.length];
+        boolean[] swapped = new boolean[sorted.length];
+        int n = 0;
+        long events = 0;
+        for (ThreadState t : sorted) {
+            if (t.next == UNKNOWN || t.pending.count == 0) {
+                continue;
+            }
+            int k = t.pending.releasable(t.next, limit);
+            if (k == 0) {
+                t.waiting = t.pending.minSeq() > t.next;
+                continue;
+            }
+            EventBuffer batch;
+            if (k == t.pending.count) {
+                batch = t.pending;
+                t.pending = t.spare;
+                t.spare = batch;
+                swapped[n] = true;
+            } else {
+                batch = t.pending.takeHead(k);
+            }
+            t.next = Math.max(t.next, batch.seq(batch.start + k - 1) + 1);
+            t.waiting = t.pending.count > 0 && t.pending.minSeq() > t.next;
+            inMemory -= k;
+            events += k;
+            ts[n] = t;
+            batches[n++] = batch;
+        }
+        if (n == 0) {
+            return;
+        }
+        long[] pointTimes = gcs.pointTimes();
+        long[] pointGcIds = gcs.pointGcIds();
+        int count = n;
+        if (!parallel || events > maxInFlight) {
+            writeBatches(ts, batches, swapped, count, pointTimes, pointGcIds);
+            return;
+        }
+        if (writerThread == null) {
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "mtlog-writer");
+                t.setDaemon(true);
+                return t;
+            });
+            pool.allowCoreThreadTimeOut(true);
+            writerThread = pool;
+        }
+        inFlight = writerThread.submit(() -> {
+            writeBatches(ts, batches, swapped, count, pointTimes, pointGcIds);
+            return null;
+        });
+    }
+
+    /** Checks and writes one hand-over's batches, then empties the swapped ones (possibly on the writer thread). */
+    private void writeBatches(ThreadState[] ts, EventBuffer[] batches, boolean[] swapped, int n, long[] pointTimes,
+            long[] pointGcIds) throws IOException {
+        for (int k = 0; k < n; k++) {
+            batches[k].normalize();
+            audit.account(ts[k], batches[k]);
+        }
+        emitter.points(pointTimes, pointGcIds);
+        emitter.emit(ts, batches, n);
+        for (int k = 0; k < n; k++) {
+            if (swapped[k]) {
+                batches[k].clear();
+            }
+        }
+    }
+
+    /**
+     * The general path: each thread's releasable records (all of them when {@code all}) are merged
+     * from memory and its spill runs by sequence and written, a block at a time.
+     */
+    private void release(long limit, boolean all) throws IOException {
+        List<ThreadSource> sources = new ArrayList<>();
+        int segments = 0;
+        for (ThreadState t : threads.sorted()) {
+            if (t.pending.count == 0 && t.segments.isEmpty() || !all && t.next == UNKNOWN) {
+                continue;
+            }
+            sources.add(new ThreadSource(t, limit, all));
+            segments += t.segments.size();
+        }
+        if (sources.isEmpty()) {
+            return;
+        }
+        emitter.points(gcs.pointTimes(), gcs.pointGcIds());
+        int n = sources.size();
+        if (timeOrder) {
+            // every thread's merge is open at once: share the budgets
+            int block = Math.max(256, Math.min(BLOCK_RECORDS, MERGE_BUDGET_RECORDS / n));
+            int cursorBytes = Math.max(4096, Math.min(1 << 16, CURSOR_BUDGET_BYTES / Math.max(1, segments)));
+            ThreadState[] ts = new ThreadState[n];
+            RecordEmitter.Source[] src = new RecordEmitter.Source[n];
+            for (int i = 0; i < n; i++) {
+                ThreadSource s = sources.get(i);
+                s.sizes(block, cursorBytes);
+                ts[i] = s.t;
+                src[i] = s;
+            }
+            emitter.emit(ts, src, n);
+            for (ThreadSource s : sources) {
+                s.close();
+            }
+        } else {
+            for (ThreadSource s : sources) {
+                s.sizes(BLOCK_RECORDS, 1 << 16);
+                emitter.emit(new ThreadState[] {s.t}, new RecordEmitter.Source[] {s}, 1);
+                s.close();
+            }
+        }
+    }
+
+    /** At the end of the recording: writes every record still waiting, in order, gaps and all. */
+    void finish() throws IOException {
+        try {
+            awaitWriter();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        release(Long.MAX_VALUE, true);
+    }
+
+    /** Waits until the batch in flight is written; its failure becomes this thread's. */
+    private void awaitWriter() {
+        Future<?> f = inFlight;
+        if (f == null) {
+            return;
+        }
+        inFlight = null;
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing the output", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Waits for the writer thread and lets it go, and removes the spill file; safe to call more than once. */
+    @Override
+    public void close() throws IOException {
+        try {
+            awaitWriter();
+        } finally {
+            if (writerThread != null) {
+                writerThread.shutdown();
+                writerThread = null;
+            }
+            if (spill != null) {
+                spill.close();
+                spill = null;
+            }
+        }
+    }
+
+    /**
+     * One thread's records in sequence order, merged from its records in memory and its spill runs:
+     * while they continue its sequence and are before the time limit, or all of them.
+     */
+    private final class ThreadSource implements RecordEmitter.Source {
+        final ThreadState t;
+        private final long limit;
+        private final boolean all;
+        private final EventBuffer mem;
+        private int memPos;
+        private SpillStore.Cursor[] cursors;
+        private final EventBuffer block = new EventBuffer();
+        private int blockRecords;
+        private int cursorBytes;
+        private long expect;
+        private boolean filled;
+        private boolean stoppedByGap;
+
+        ThreadSource(ThreadState t, long limit, boolean all) {
+            this.t = t;
+            this.limit = limit;
+            this.all = all;
+            this.mem = t.pending;
+            mem.normalize();
+            this.memPos = mem.start;
+            this.expect = t.next;
+        }
+
+        void sizes(int blockRecords, int cursorBytes) {
+            this.blockRecords = blockRecords;
+            this.cursorBytes = cursorBytes;
+        }
+
+        @Override
+        public EventBuffer block() {
+            if (!filled) {
+                fill();
+                filled = true;
+            }
+            return block;
+        }
+
+        @Override
+        public boolean refill() {
+            fill();
+            return block.count > 0;
+        }
+
+        private void fill() {
+            try {
+                fillBlock();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void fillBlock() throws IOException {
+            block.clear();
+            if (cursors == null) {
+                cursors = new SpillStore.Cursor[t.segments.size()];
+                for (int i = 0; i < cursors.length; i++) {
+                    cursors[i] = spill.new Cursor(t.segments.get(i), cursorBytes);
+                }
+            }
+            while (block.count < blockRecords) {
+                int which = -2;
+                long best = Long.MAX_VALUE;
+                long time = 0;
+                if (memPos < mem.size) {
+                    best = mem.seq(memPos);
+                    time = mem.time[memPos];
+                    which = -1;
+                }
+                for (int i = 0; i < cursors.length; i++) {
+                    SpillStore.Cursor c = cursors[i];
+                    if (c.hasNext() && (which == -2 || c.seq() < best)) {
+                        best = c.seq();
+                        time = c.time();
+                        which = i;
+                    }
+                }
+                if (which == -2) {
+                    break;
+                }
+                if (!all && (best > expect || time >= limit)) {
+                    stoppedByGap = best > expect;
+                    break;
+                }
+                if (which == -1) {
+                    block.add(mem.type[memPos], best, time, mem.value[memPos], mem.aux[memPos]);
+                    memPos++;
+                } else {
+                    cursors[which].take(block);
+                }
+                if (expect == UNKNOWN || best >= expect) {
+                    expect = best + 1;
+                }
+            }
+            block.normalize();
+            audit.account(t, block);
+        }
+
+        /** Gives back what was taken: memory entries dropped, spill runs advanced, the thread's next number. */
+        void close() {
+            int taken = memPos - mem.start;
+            mem.dropHead(taken);
+            inMemory -= taken;
+            if (cursors != null) {
+                for (SpillStore.Cursor c : cursors) {
+                    c.close();
+                }
+            }
+            int before = t.segments.size();
+            t.segments.removeIf(s -> s.remaining() == 0);
+            openSegments -= before - t.segments.size();
+            if (expect != UNKNOWN) {
+                t.next = Math.max(t.next, expect);
+            }
+            t.waiting = stoppedByGap;
+            block.release();
+        }
+    }
+}

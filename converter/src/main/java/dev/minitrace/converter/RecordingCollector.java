@@ -1,0 +1,199 @@
+package dev.minitrace.converter;
+
+import dev.minitrace.converter.jfr.JfrChunk;
+import dev.minitrace.converter.jfr.RecordingSink;
+import dev.minitrace.converter.mtlog.MtlogInfo;
+import java.io.IOException;
+import java.util.function.LongConsumer;
+
+/**
+ * Receives a recording from any engine: declarations go to the {@link ThreadTable}, GCs to the
+ * {@link GcTable}, trace records of selected threads to the {@link OrderingPipeline}, which writes
+ * them; losses the recording itself reports (data loss, corrupt buffers, events without a thread)
+ * are counted here. {@code jdk.MethodTrace} intervals are kept per thread and nested at the end.
+ */
+final class RecordingCollector implements RecordingSink {
+    /** A gap between chunks longer than this suggests chunks were dropped. */
+    private static final long CHUNK_GAP_NANOS = 1_000_000_000L;
+
+    private final ThreadTable table;
+    private final GcTable gcs;
+    private final OrderingPipeline pipeline;
+    private final RecordEmitter emitter;
+    private final LongConsumer progress;
+    private final ConversionReport report;
+
+    private long dataLossBytes;
+    private long withoutThread;
+    private long corruptBuffers;
+    private long corruptBufferRecords;
+    private String firstCorruption;
+    private JfrChunk lastChunk;
+
+    RecordingCollector(ThreadTable table, GcTable gcs, OrderingPipeline pipeline, RecordEmitter emitter,
+            LongConsumer progress, ConversionReport report) {
+        this.table = table;
+        this.gcs = gcs;
+        this.pipeline = pipeline;
+        this.emitter = emitter;
+        this.progress = progress;
+        this.report = report;
+    }
+
+    @Override
+    public void chunkBegin(JfrChunk chunk) {
+        if (lastChunk != null && chunk.startNanos() - lastChunk.endNanos() > CHUNK_GAP_NANOS) {
+            report.warnings.add(String.format("chunks %d and %d are %.1f s apart: chunks between them may have been dropped",
+                    lastChunk.index(), chunk.index(), (chunk.startNanos() - lastChunk.endNanos()) / 1e9));
+        }
+        lastChunk = chunk;
+        report.chunks++;
+    }
+
+    @Override
+    public void thread(long threadKey, long javaThreadId, String name, boolean virtual) {
+        table.declare(threadKey, javaThreadId, name, virtual);
+    }
+
+    @Override
+    public void classDefinition(long classKey, String className) {
+        table.className(classKey, className);
+    }
+
+    @Override
+    public void methodDefinition(int methodId, String className, String methodName, String descriptor) {
+        table.method(methodId, className, methodName, descriptor);
+    }
+
+    @Override
+    public void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci) {
+        ThreadState ts = selected(threadKey);
+        if (ts != null) {
+            pipeline.add(ts, type, sequence, timeNanos, table.useMethod(methodId), bci);
+        }
+    }
+
+    @Override
+    public void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci) {
+        ThreadState ts = selected(threadKey);
+        if (ts != null) {
+            pipeline.add(ts, type, sequence, timeNanos, table.objectId(classKey, identityHash), bci);
+        }
+    }
+
+    /** The state of a trace event's thread, or null (counted) when it has none or is not selected. */
+    private ThreadState selected(long threadKey) {
+        if (threadKey == -1) {
+            withoutThread++;
+            return null;
+        }
+        ThreadState ts = table.state(threadKey);
+        if (!ts.selected) {
+            report.unselectedEvents++;
+            return null;
+        }
+        report.minitraceEvents++;
+        return ts;
+    }
+
+    @Override
+    public void tracedMethod(long methodKey, String className, String methodName, String descriptor) {
+        table.tracedMethod(methodKey, className, methodName, descriptor);
+    }
+
+    @Override
+    public void methodTrace(long threadKey, long startNanos, long durationNanos, long methodKey) {
+        ThreadState ts = table.state(threadKey);
+        if (!ts.selected) {
+            report.unselectedEvents++;
+            return;
+        }
+        ts.addTrace(startNanos, Math.max(0, durationNanos), table.tracedMethodId(methodKey));
+        report.methodTraceEvents++;
+    }
+
+    @Override
+    public void garbageCollection(long gcId, String name, String cause, long startNanos, long durationNanos) {
+        gcs.garbageCollection(gcId, name, cause, startNanos, durationNanos);
+    }
+
+    @Override
+    public void gcPause(long gcId, String name, long startNanos, long durationNanos) {
+        gcs.pause(gcId, name, startNanos);
+    }
+
+    @Override
+    public void corruptMethodBuffer(long threadKey, int recordCount, String reason) {
+        if (corruptBuffers++ == 0) {
+            firstCorruption = reason;
+        }
+        corruptBufferRecords += Math.max(0, recordCount);
+    }
+
+    @Override
+    public void dataLoss(long amountBytes) {
+        dataLossBytes += amountBytes;
+    }
+
+    @Override
+    public void chunkEnd(JfrChunk chunk, long bytesDone) {
+        pipeline.chunkEnd(chunk.startNanos());
+        if (progress != null) {
+            progress.accept(bytesDone);
+        }
+    }
+
+    /** Writes every record still waiting and the MethodTrace records, and fills {@code info}. */
+    void finish(MtlogInfo info, SequenceAudit audit) throws IOException {
+        pipeline.finish();
+        emitMethodTraces();
+        report.threads = table.fill(info);
+        gcs.addTo(info);
+        report.gcs = gcs.size();
+        report.countByType = emitter.countByType.clone();
+        report.spilledRecords = pipeline.spilledRecords();
+        report.spilledBytes = pipeline.spilledBytes();
+        table.warn(report.warnings);
+        warn(audit);
+    }
+
+    private void emitMethodTraces() throws IOException {
+        ThreadState[] ts = new ThreadState[1];
+        EventBuffer[] b = new EventBuffer[1];
+        for (ThreadState t : table.sorted()) {
+            if (t.traceSize == 0) {
+                continue;
+            }
+            EventBuffer out = new EventBuffer();
+            MethodTraceNester.nest(t.traceStart, t.traceDuration, t.traceMethod, t.traceSize, out);
+            out.normalize();
+            ts[0] = t;
+            b[0] = out;
+            emitter.points(gcs.pointTimes(), gcs.pointGcIds());
+            emitter.emit(ts, b, 1);
+            t.traceStart = t.traceDuration = t.traceMethod = new long[0];
+            t.traceSize = 0;
+        }
+    }
+
+    private void warn(SequenceAudit audit) {
+        java.util.List<String> w = report.warnings;
+        if (withoutThread > 0) {
+            w.add(withoutThread + " minitrace event(s) have no thread in the recording (JFR lost the constants of threads"
+                    + " that ended just before it did) and were skipped");
+            report.lostData = true;
+        }
+        if (corruptBuffers > 0) {
+            w.add(corruptBuffers + " corrupt minitrace.MethodBuffer event(s) skipped with their " + corruptBufferRecords
+                    + " record(s) (first: " + firstCorruption + ")");
+            report.lostData = true;
+        }
+        if (dataLossBytes > 0) {
+            w.add("the recording lost " + dataLossBytes + " bytes of events (jdk.DataLoss)");
+            report.lostData = true;
+        }
+        if (audit.warn(w)) {
+            report.lostData = true;
+        }
+    }
+}
