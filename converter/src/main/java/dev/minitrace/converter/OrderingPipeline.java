@@ -44,7 +44,7 @@ final class OrderingPipeline implements AutoCloseable {
     /** Records per block when a thread's records are merged from memory and spill runs. */
     private static final int BLOCK_RECORDS = 1 << 16;
     /** Records of all blocks together when all threads are merged at once ({@code TIME} order). */
-    private static final int MERGE_BUDGET_RECORDS = 1 << 22;
+    private static final int MERGE_BUDGET_RECORDS = 1 << 20;
     /** Read buffer bytes of all spill cursors together when all threads are merged at once. */
     private static final int CURSOR_BUDGET_BYTES = 32 << 20;
 

@@ -181,7 +181,8 @@ final class SpillStore implements AutoCloseable {
 
         Cursor(Segment seg, int bufferBytes) {
             this.seg = seg;
-            this.buf = new byte[bufferBytes];
+            // thousands of threads each spill small runs: a buffer never exceeds what is left to read
+            this.buf = new byte[(int) Math.max(16, Math.min(bufferBytes, seg.length - seg.consumedBytes))];
             this.filePos = seg.offset + seg.consumedBytes;
             this.consumed = seg.consumed;
             if (seg.consumed == 0) {
