@@ -76,6 +76,14 @@ public final class ConvertCommand implements Callable<Integer> {
             description = "The record kinds to write, a subset of method,lock,alloc,gc (default: all).")
     String events;
 
+    @Option(names = "--temp-dir", paramLabel = "DIR",
+            description = "Where records that wait for a late buffer or for memory go (default: OUT's folder). The file is removed whatever happens.")
+    Path tempDir;
+
+    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
+            description = "Memory the whole conversion may use, e.g. 512m or 4g (default 512m): bin/mt sizes the JVM to it, and records beyond it wait on disk.")
+    String memory;
+
     @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
     String engine;
 
@@ -89,10 +97,14 @@ public final class ConvertCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }
+        MemorySize.parse(memory);
         checkPaths();
+        if (tempDir != null && !Files.isDirectory(tempDir)) {
+            throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
+        }
         ConversionReport report;
         try (Progress progress = Progress.forInput(in)) {
-            report = new Converter(options, source).convert(in, out, progress);
+            report = new Converter(options, source, tempDir).convert(in, out, progress);
         } catch (JfrInputException e) {
             throw new CliException(in + ": " + e.getMessage(), ExitCodes.FAILED);
         } catch (AccessDeniedException e) {

@@ -23,11 +23,18 @@ import java.util.function.LongConsumer;
 public final class Converter {
     private final ConvertOptions options;
     private final RecordingSource source;
+    private final Path tempDir;
 
-    /** A converter with the given options and engine. */
+    /** A converter with the given options and engine; records that must wait on disk go beside the output. */
     public Converter(ConvertOptions options, RecordingSource source) {
+        this(options, source, null);
+    }
+
+    /** As {@link #Converter(ConvertOptions, RecordingSource)}, with waiting records in {@code tempDir} (null: beside the output). */
+    public Converter(ConvertOptions options, RecordingSource source, Path tempDir) {
         this.options = options;
         this.source = source;
+        this.tempDir = tempDir;
     }
 
     /**
@@ -49,12 +56,12 @@ public final class Converter {
         GcTable gcs = new GcTable(options.fragments());
         MtlogInfo info = new MtlogInfo();
         List<RecordingSource.ChunkFailure> failures;
-        Path dir = out.toAbsolutePath().getParent();
+        Path dir = tempDir != null ? tempDir : out.toAbsolutePath().getParent();
         try (TraceWriter writer = options.globalLayout() ? new MtlogGlobalLayout(out, start) : new MtlogThreadLayout(out, start)) {
             RecordEmitter emitter = RecordEmitter.forWriter(writer, from, to, options.typeMask());
             ThreadTable table = new ThreadTable(options.threads());
             SequenceAudit audit = new SequenceAudit();
-            long maxPending = Long.getLong("minitrace.maxPendingEvents", pendingBound(chunks));
+            long maxPending = Long.getLong("minitrace.maxPendingEvents", pendingBound());
             // The pipeline writes on a thread of its own: closing it waits for that before the writer closes.
             try (OrderingPipeline pipeline = new OrderingPipeline(table, emitter, gcs, audit,
                     writer.order() == TraceWriter.Order.TIME, maxPending, !Boolean.getBoolean("minitrace.serialWrite"),
@@ -96,19 +103,15 @@ public final class Converter {
 
     /** Heap bytes one waiting record may take: its columns, growth slack, and its share of a batch in flight. */
     static final int BYTES_PER_PENDING_RECORD = 96;
-    /** Heap kept for everything but waiting records: the JVM's own, tables, write buffers, merge blocks. */
+    /**
+     * Heap kept for everything but waiting records: the engine's 1 MB read window and constant
+     * pools, the id tables, the writer's buffers (16 MB), merge blocks and spill cursors.
+     */
     static final long FIXED_HEAP_BYTES = 96L << 20;
 
-    /**
-     * How many records may wait in memory before they are spilled: what the heap holds beside the
-     * largest chunk (the fast engine loads a chunk whole) and the fixed share.
-     */
-    static long pendingBound(JfrChunks chunks) {
-        long largest = 0;
-        for (dev.minitrace.converter.jfr.JfrChunk c : chunks.chunks()) {
-            largest = Math.max(largest, c.size());
-        }
-        long free = Runtime.getRuntime().maxMemory() - largest - FIXED_HEAP_BYTES;
+    /** How many records may wait in memory before they are spilled: what the heap holds beside the fixed share. */
+    static long pendingBound() {
+        long free = Runtime.getRuntime().maxMemory() - FIXED_HEAP_BYTES;
         return Math.max(1 << 16, free / BYTES_PER_PENDING_RECORD);
     }
 }
