@@ -2,115 +2,182 @@ package dev.minitrace.bench.convert;
 
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Converter throughput and size. Generates (once, cached) a recording of 200 M minitrace trace
- * events (by default; about 1.2 GB, since the agent packs them at about 6 bytes each) from 4 threads, made by the real agent tracing
- * {@link TracedTree}, then in interleaved rounds of child JVMs with the same heap limit reads it
- * with {@code RecordingFile} doing nothing else (the baseline) and converts it with
- * {@code mt convert} in both layouts. Prints median events per second, the ratio to the baseline,
- * peak RSS and peak heap, and bytes per event of the {@code .jfr} and the {@code .mtlog}.
+ * Converter throughput, memory and size, measured as users run it. Two recordings, each made once
+ * (cached) by the real agent tracing {@link TracedTree}: the standing one (200 M trace events from 4
+ * threads in JFR's default chunks) and one shaped like a busy real program (200 threads, chunks of
+ * about 200 MB, {@code -XX:FlightRecorderOptions:maxchunksize=200m}). In interleaved rounds it reads
+ * each with {@code RecordingFile} doing nothing else (the speed baseline, in a child JVM) and
+ * converts it with {@code bin/mt convert} in both layouts, exactly as a user types it (no heap
+ * flag), under {@code /usr/bin/time} for the peak RSS of the whole process. With
+ * {@code --against DIR}, the {@code bin/mt} of another checkout (an earlier version) runs in the
+ * same rounds, so before and after are measured under the same load. Prints medians.
  *
- * <p>Usage: {@code ConvertBench [--java JDK_HOME] [--events N] [--threads N] [--rounds N]
- * [--heap 512m] [--file F.jfr] [--regenerate]}.
+ * <p>Usage: {@code ConvertBench [--java JDK_HOME] [--events N] [--rounds N] [--only standard|big]
+ * [--against DIR] [--regenerate]}.
  */
 public final class ConvertBench {
     private ConvertBench() {
     }
 
+    /** A recording to convert: how it is made. */
+    private record Shape(String name, String file, int threads, int chunkMb) {
+    }
+
+    private static final List<Shape> SHAPES = List.of(
+            // Renamed whenever the generator changes: the recordings are cached between runs.
+            new Shape("standard", "convert-bench-buffered.jfr", 4, 0),
+            new Shape("big", "convert-bench-bigchunks.jfr", 200, 200));
+
     /** Entry point. */
     public static void main(String[] args) throws Exception {
         Path javaHome = Path.of(System.getProperty("java.home"));
         long events = 200_000_000;
-        int threads = 4;
         int rounds = 3;
-        String heap = "512m";
-        // Renamed whenever the generator changes: the recording is cached between runs.
-        Path file = BenchPaths.projectRoot().resolve("bench/target/convert-bench-buffered.jfr");
+        String only = null;
+        Path against = null;
         boolean regenerate = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--java" -> javaHome = Path.of(args[++i]);
                 case "--events" -> events = Long.parseLong(args[++i]);
-                case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--heap" -> heap = args[++i];
-                case "--file" -> file = Path.of(args[++i]);
+                case "--only" -> only = args[++i];
+                case "--against" -> against = Path.of(args[++i]).toAbsolutePath();
                 case "--regenerate" -> regenerate = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (expected --java, --events, --threads, --rounds, --heap, --file, --regenerate)");
+                        + " (expected --java, --events, --rounds, --only, --against, --regenerate)");
             }
         }
+        if (against != null && !Files.isExecutable(against.resolve("bin/mt"))) {
+            throw new IllegalArgumentException("--against " + against + ": no bin/mt there");
+        }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());
+        Path root = BenchPaths.projectRoot();
+        Map<String, Path> mts = new LinkedHashMap<>();
+        mts.put("this", root.resolve("bin/mt"));
+        if (against != null) {
+            mts.put("against", against.resolve("bin/mt"));
+        }
+        for (Shape shape : SHAPES) {
+            if (only != null && !only.equals(shape.name())) {
+                continue;
+            }
+            Path file = root.resolve("bench/target").resolve(shape.file());
+            generate(jvm, shape, file, events, regenerate);
+            if (rounds > 0) {
+                measure(jvm, javaHome, shape, file, mts, rounds);
+            }
+        }
+    }
+
+    private static void generate(ChildJvm jvm, Shape shape, Path file, long events, boolean regenerate) throws Exception {
         Path countFile = file.resolveSibling(file.getFileName() + ".count");
-        if (regenerate || !Files.isRegularFile(file) || !Files.isRegularFile(countFile)) {
-            System.out.printf(Locale.ROOT, "Generating %s: %,d minitrace events from %d threads...%n", file, events, threads);
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            String n = jvm.run(List.of("-Xmx1g", "-javaagent:" + BenchPaths.agentJar() + "=" + RecordingGenerator.AGENT_OPTIONS),
-                    RecordingGenerator.class.getName(),
-                    List.of(file.toString(), Long.toString(events), Integer.toString(threads)));
-            Files.writeString(countFile, n);
+        if (!regenerate && Files.isRegularFile(file) && Files.isRegularFile(countFile)) {
+            return;
         }
-        long minitraceEvents = Long.parseLong(Files.readString(countFile).trim());
-        if (rounds == 0) {
-            return; // --rounds 0: only make sure the recording exists
+        System.out.printf(Locale.ROOT, "Generating %s: %,d minitrace events from %d threads%s...%n", file, events, shape.threads(),
+                shape.chunkMb() > 0 ? ", chunks of " + shape.chunkMb() + " MB" : "");
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        List<String> opts = new ArrayList<>(List.of("-Xmx1g", "-javaagent:" + BenchPaths.agentJar() + "=" + RecordingGenerator.AGENT_OPTIONS));
+        if (shape.chunkMb() > 0) {
+            opts.add("-XX:FlightRecorderOptions:maxchunksize=" + shape.chunkMb() + "m");
         }
+        String n = jvm.run(opts, RecordingGenerator.class.getName(),
+                List.of(file.toString(), Long.toString(events), Integer.toString(shape.threads())));
+        Files.writeString(countFile, n);
+    }
+
+    private static void measure(ChildJvm jvm, Path javaHome, Shape shape, Path file, Map<String, Path> mts, int rounds)
+            throws Exception {
         long jfrBytes = Files.size(file);
         Path out = file.resolveSibling("convert-bench.mtlog");
-        System.out.printf(Locale.ROOT, "Converter throughput: JDK %d, %s (%,d bytes, %,d minitrace trace events made), -Xmx%s, %d rounds%n",
-                jvm.featureVersion(), file.getFileName(), jfrBytes, minitraceEvents, heap, rounds);
-
-        Map<String, double[][]> runs = new LinkedHashMap<>(); // name -> [round][seconds, rssKb, heapBytes, outBytes]
-        long allEvents = -1;
-        long inFile = -1;
-        for (String name : List.of("RecordingFile", "mt convert --layout thread", "mt convert --layout global")) {
-            runs.put(name, new double[rounds][]);
-        }
-        List<String> opts = List.of("-Xmx" + heap, "-Xms" + heap);
-        for (int r = 0; r < rounds; r++) {
-            String[] base = jvm.run(opts, RecordingFileProbe.class.getName(), List.of(file.toString())).split(" ");
-            allEvents = Long.parseLong(base[0]);
-            inFile = Long.parseLong(base[4]);
-            runs.get("RecordingFile")[r] = new double[] {Double.parseDouble(base[1]), Double.parseDouble(base[2]), Double.parseDouble(base[3]), 0};
-            System.out.printf(Locale.ROOT, "  round %d RecordingFile: %.2f s%n", r + 1, Double.parseDouble(base[1]));
+        System.out.printf(Locale.ROOT, "%nRecording '%s': JDK %d, %s (%,d bytes, %d threads), %d rounds, load %s%n", shape.name(),
+                jvm.featureVersion(), file.getFileName(), jfrBytes, shape.threads(), rounds, loadAverage());
+        Map<String, double[][]> runs = new LinkedHashMap<>(); // name -> [round][seconds, rssKb, outBytes]
+        runs.put("RecordingFile", new double[rounds][]);
+        for (String who : mts.keySet()) {
             for (String layout : List.of("thread", "global")) {
-                String[] res = jvm.run(opts, ConvertProbe.class.getName(), List.of(file.toString(), out.toString(), layout)).split(" ");
-                if (!res[0].equals("0") && !res[0].equals("3")) {
-                    // 3 = converted completely, with a warning that the recording itself lost events
-                    throw new IllegalStateException("mt convert --layout " + layout + " exited with status " + res[0]);
+                runs.put(who + " bin/mt convert --layout " + layout, new double[rounds][]);
+            }
+        }
+        long inFile = -1;
+        for (int r = 0; r < rounds; r++) {
+            String[] base = jvm.run(List.of("-Xmx512m", "-Xms512m"), RecordingFileProbe.class.getName(), List.of(file.toString())).split(" ");
+            inFile = Long.parseLong(base[4]);
+            runs.get("RecordingFile")[r] = new double[] {Double.parseDouble(base[1]), Double.parseDouble(base[2]), 0};
+            System.out.printf(Locale.ROOT, "  round %d RecordingFile: %.2f s%n", r + 1, Double.parseDouble(base[1]));
+            for (Map.Entry<String, Path> mt : mts.entrySet()) {
+                for (String layout : List.of("thread", "global")) {
+                    double[] res = convert(javaHome, mt.getValue(), file, out, layout);
+                    runs.get(mt.getKey() + " bin/mt convert --layout " + layout)[r] = res;
+                    System.out.printf(Locale.ROOT, "  round %d %s %s: %.2f s, %.0f MiB RSS, exit %d%n", r + 1, mt.getKey(), layout,
+                            res[0], res[1] / 1024, (int) res[3]);
                 }
-                runs.get("mt convert --layout " + layout)[r] = new double[] {Double.parseDouble(res[1]), Double.parseDouble(res[2]),
-                    Double.parseDouble(res[3]), Double.parseDouble(res[4])};
-                System.out.printf(Locale.ROOT, "  round %d %s: %.2f s%n", r + 1, layout, Double.parseDouble(res[1]));
             }
         }
         Files.deleteIfExists(out);
-        System.out.printf(Locale.ROOT, "%nJFR events in the file (RecordingFile's count): %,d; minitrace trace events in them: %,d"
-                + " (%,d made)%n", allEvents, inFile, minitraceEvents);
-        minitraceEvents = inFile;
-        System.out.println("reader                         median s  trace ev/s   x RecordingFile  peak RSS MiB  peak heap MiB");
+        System.out.printf(Locale.ROOT, "minitrace trace events in the file: %,d; load after: %s%n", inFile, loadAverage());
+        System.out.println("reader                                      median s  trace ev/s   x RecordingFile  peak RSS MiB");
         double baseRate = 0;
         for (Map.Entry<String, double[][]> e : runs.entrySet()) {
             double s = ChildJvm.median(column(e.getValue(), 0));
-            double rate = minitraceEvents / s;
+            double rate = inFile / s;
             if (baseRate == 0) {
                 baseRate = rate;
             }
-            System.out.printf(Locale.ROOT, "%-29s %9.2f %11.3e %16.2f %13.0f %14.0f%n", e.getKey(), s, rate, rate / baseRate,
-                    ChildJvm.median(column(e.getValue(), 1)) / 1024, ChildJvm.median(column(e.getValue(), 2)) / (1024 * 1024));
+            System.out.printf(Locale.ROOT, "%-43s %9.2f %11.3e %16.2f %13.0f%n", e.getKey(), s, rate, rate / baseRate,
+                    ChildJvm.median(column(e.getValue(), 1)) / 1024);
         }
-        System.out.printf(Locale.ROOT, "%nSize: .jfr %.2f bytes per minitrace event", jfrBytes / (double) minitraceEvents);
+        System.out.printf(Locale.ROOT, "Size: .jfr %.2f bytes per trace event", jfrBytes / (double) inFile);
         for (String layout : List.of("thread", "global")) {
-            double bytes = ChildJvm.median(column(runs.get("mt convert --layout " + layout), 3));
-            System.out.printf(Locale.ROOT, "; .mtlog (%s) %.2f bytes per event", layout, bytes / minitraceEvents);
+            double bytes = ChildJvm.median(column(runs.get("this bin/mt convert --layout " + layout), 2));
+            System.out.printf(Locale.ROOT, "; .mtlog (%s) %.2f bytes per event", layout, bytes / inFile);
         }
         System.out.println();
+    }
+
+    /** Runs {@code mt convert} as a user would; returns seconds, peak RSS (KiB), output bytes, exit status. */
+    private static double[] convert(Path javaHome, Path mt, Path in, Path out, String layout) throws IOException, InterruptedException {
+        Files.deleteIfExists(out);
+        Path times = Files.createTempFile("convert-bench", ".time");
+        try {
+            ProcessBuilder pb = new ProcessBuilder("/usr/bin/time", "-o", times.toString(), "-f", "%e %M", mt.toString(),
+                    "convert", "--layout", layout, in.toString(), out.toString());
+            pb.environment().put("JAVA_HOME", javaHome.toString());
+            pb.redirectErrorStream(true);
+            Process p = pb.start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int rc = p.waitFor();
+            if (rc != 0 && rc != 3) {
+                throw new IOException(mt + " convert --layout " + layout + " exited with status " + rc + ":\n" + output);
+            }
+            // GNU time puts a line before the figures when the command exited non-zero: take the last two words
+            String[] t = Files.readString(times).trim().split("\\s+");
+            double seconds = Double.parseDouble(t[t.length - 2]);
+            double rssKb = Double.parseDouble(t[t.length - 1]);
+            return new double[] {seconds, rssKb, Files.exists(out) ? Files.size(out) : -1, rc};
+        } finally {
+            Files.deleteIfExists(times);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "?";
+        }
     }
 
     private static double[] column(double[][] rows, int c) {
