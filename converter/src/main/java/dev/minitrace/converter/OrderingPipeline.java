@@ -109,22 +109,38 @@ final class OrderingPipeline implements AutoCloseable {
         return spills;
     }
 
+    /**
+     * Spills the records of the threads that wait for a missing record first (they cannot be
+     * written at the next chunk end anyway), and the others' too if that does not free half the bound.
+     */
     private void spillAll() throws IOException {
         if (spill == null) {
             spill = new SpillStore(spillDir, spillName);
         }
-        for (ThreadState t : threads.sorted()) {
-            EventBuffer b = t.pending;
-            if (b.count == 0) {
-                continue;
+        ThreadState[] sorted = threads.sorted();
+        for (ThreadState t : sorted) {
+            if (t.pending.count > 0 && waiting(t)) {
+                spill(t);
             }
-            b.normalize();
-            t.segments.add(spill.write(b, b.start, b.size));
-            openSegments++;
-            b.release();
         }
-        inMemory = 0;
+        if (inMemory > maxPending / 2) {
+            for (ThreadState t : sorted) {
+                if (t.pending.count > 0) {
+                    spill(t);
+                }
+            }
+        }
         spills++;
+    }
+
+    private void spill(ThreadState t) throws IOException {
+        EventBuffer b = t.pending;
+        int n = b.count;
+        b.normalize();
+        t.segments.add(spill.write(b, b.start, b.size));
+        openSegments++;
+        b.release();
+        inMemory -= n;
     }
 
     /** The end of a chunk that started at {@code chunkStartNanos}: writes what may be written. */
@@ -171,6 +187,15 @@ final class OrderingPipeline implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** No record of {@code t} waiting in memory or on disk has a lower sequence number than this. */
+    private static long lowestBound(ThreadState t) {
+        long low = t.pending.count > 0 ? t.pending.minSeq() : Long.MAX_VALUE;
+        for (SpillStore.Segment s : t.segments) {
+            low = Math.min(low, s.lowerBound());
+        }
+        return low;
     }
 
     /** The fast path: every thread's records are in memory; the releasable ones go to the writer thread. */
@@ -255,7 +280,7 @@ final class OrderingPipeline implements AutoCloseable {
         List<ThreadSource> sources = new ArrayList<>();
         int segments = 0;
         for (ThreadState t : threads.sorted()) {
-            if (t.pending.count == 0 && t.segments.isEmpty() || !all && t.next == UNKNOWN) {
+            if (t.pending.count == 0 && t.segments.isEmpty() || !all && (t.next == UNKNOWN || lowestBound(t) > t.next)) {
                 continue;
             }
             sources.add(new ThreadSource(t, limit, all));
@@ -347,7 +372,9 @@ final class OrderingPipeline implements AutoCloseable {
 
     /**
      * One thread's records in sequence order, merged from its records in memory and its spill runs:
-     * while they continue its sequence and are before the time limit, or all of them.
+     * while they continue its sequence and are before the time limit, or all of them. Runs are
+     * opened in the order of their lowest sequence, only when they may hold the next record (a
+     * waiting thread's runs mostly follow each other), and merged with a heap.
      */
     private final class ThreadSource implements RecordEmitter.Source {
         final ThreadState t;
@@ -355,7 +382,13 @@ final class OrderingPipeline implements AutoCloseable {
         private final boolean all;
         private final EventBuffer mem;
         private int memPos;
-        private SpillStore.Cursor[] cursors;
+        private final SpillStore.Segment[] segs;
+        private int nextSeg;
+        /** Open cursors, a heap by (head sequence, run index); runs before memory on a tie (they arrived first). */
+        private SpillStore.Cursor[] heap;
+        private int[] heapRun;
+        private int heapSize;
+        private final List<SpillStore.Cursor> opened = new ArrayList<>();
         private final EventBuffer block = new EventBuffer();
         private int blockRecords;
         private int cursorBytes;
@@ -371,6 +404,10 @@ final class OrderingPipeline implements AutoCloseable {
             mem.normalize();
             this.memPos = mem.start;
             this.expect = t.next;
+            this.segs = t.segments.toArray(new SpillStore.Segment[0]);
+            java.util.Arrays.sort(segs, java.util.Comparator.comparingLong(SpillStore.Segment::lowerBound));
+            this.heap = new SpillStore.Cursor[Math.max(1, segs.length)];
+            this.heapRun = new int[heap.length];
         }
 
         void sizes(int blockRecords, int cursorBytes) {
@@ -403,48 +440,95 @@ final class OrderingPipeline implements AutoCloseable {
 
         private void fillBlock() throws IOException {
             block.clear();
-            if (cursors == null) {
-                cursors = new SpillStore.Cursor[t.segments.size()];
-                for (int i = 0; i < cursors.length; i++) {
-                    cursors[i] = spill.new Cursor(t.segments.get(i), cursorBytes);
-                }
-            }
             while (block.count < blockRecords) {
-                int which = -2;
-                long best = Long.MAX_VALUE;
-                long time = 0;
-                if (memPos < mem.size) {
-                    best = mem.seq(memPos);
-                    time = mem.time[memPos];
-                    which = -1;
-                }
-                for (int i = 0; i < cursors.length; i++) {
-                    SpillStore.Cursor c = cursors[i];
-                    if (c.hasNext() && (which == -2 || c.seq() < best)) {
-                        best = c.seq();
-                        time = c.time();
-                        which = i;
+                long memSeq = memPos < mem.size ? mem.seq(memPos) : Long.MAX_VALUE;
+                // open the runs that may hold a record at or below the smallest head known
+                while (nextSeg < segs.length) {
+                    long known = Math.min(memSeq, heapSize > 0 ? heap[0].seq() : Long.MAX_VALUE);
+                    if (known != Long.MAX_VALUE && segs[nextSeg].lowerBound() > known) {
+                        break;
                     }
+                    SpillStore.Cursor c = spill.new Cursor(segs[nextSeg], cursorBytes);
+                    opened.add(c);
+                    if (c.hasNext()) {
+                        push(c, nextSeg);
+                    }
+                    nextSeg++;
                 }
-                if (which == -2) {
+                boolean fromRun = heapSize > 0 && heap[0].seq() <= memSeq;
+                if (!fromRun && memSeq == Long.MAX_VALUE) {
                     break;
                 }
-                if (!all && (best > expect || time >= limit)) {
-                    stoppedByGap = best > expect;
+                long seq = fromRun ? heap[0].seq() : memSeq;
+                long time = fromRun ? heap[0].time() : mem.time[memPos];
+                if (!all && (seq > expect || time >= limit)) {
+                    stoppedByGap = seq > expect;
                     break;
                 }
-                if (which == -1) {
-                    block.add(mem.type[memPos], best, time, mem.value[memPos], mem.aux[memPos]);
-                    memPos++;
+                if (fromRun) {
+                    SpillStore.Cursor c = heap[0];
+                    c.take(block);
+                    if (c.hasNext()) {
+                        down(0);
+                    } else {
+                        heap[0] = heap[--heapSize];
+                        heapRun[0] = heapRun[heapSize];
+                        down(0);
+                    }
                 } else {
-                    cursors[which].take(block);
+                    block.add(mem.type[memPos], seq, time, mem.value[memPos], mem.aux[memPos]);
+                    memPos++;
                 }
-                if (expect == UNKNOWN || best >= expect) {
-                    expect = best + 1;
+                if (expect == UNKNOWN || seq >= expect) {
+                    expect = seq + 1;
                 }
             }
             block.normalize();
             audit.account(t, block);
+        }
+
+        private boolean less(int a, int b) {
+            long sa = heap[a].seq();
+            long sb = heap[b].seq();
+            return sa < sb || sa == sb && heapRun[a] < heapRun[b];
+        }
+
+        private void push(SpillStore.Cursor c, int run) {
+            int i = heapSize++;
+            heap[i] = c;
+            heapRun[i] = run;
+            while (i > 0) {
+                int p = (i - 1) >>> 1;
+                if (!less(i, p)) {
+                    return;
+                }
+                swap(i, p);
+                i = p;
+            }
+        }
+
+        private void down(int i) {
+            while (true) {
+                int l = 2 * i + 1;
+                if (l >= heapSize) {
+                    return;
+                }
+                int m = l + 1 < heapSize && less(l + 1, l) ? l + 1 : l;
+                if (!less(m, i)) {
+                    return;
+                }
+                swap(i, m);
+                i = m;
+            }
+        }
+
+        private void swap(int a, int b) {
+            SpillStore.Cursor c = heap[a];
+            heap[a] = heap[b];
+            heap[b] = c;
+            int r = heapRun[a];
+            heapRun[a] = heapRun[b];
+            heapRun[b] = r;
         }
 
         /** Gives back what was taken: memory entries dropped, spill runs advanced, the thread's next number. */
@@ -452,10 +536,8 @@ final class OrderingPipeline implements AutoCloseable {
             int taken = memPos - mem.start;
             mem.dropHead(taken);
             inMemory -= taken;
-            if (cursors != null) {
-                for (SpillStore.Cursor c : cursors) {
-                    c.close();
-                }
+            for (SpillStore.Cursor c : opened) {
+                c.close();
             }
             int before = t.segments.size();
             t.segments.removeIf(s -> s.remaining() == 0);

@@ -150,7 +150,12 @@ final class SpillStore implements AutoCloseable {
         long prevTime;
         long prevValue;
 
-        /** The sequence of the first record not yet taken. Meaningful while {@link #remaining()} > 0 and a cursor peeked. */
+        /** No record not yet taken has a lower sequence (a repeated number can equal the last one taken). */
+        long lowerBound() {
+            return consumed == 0 ? firstSeq : prevSeq;
+        }
+
+        /** Records not yet taken. */
         int remaining() {
             return count - consumed;
         }
