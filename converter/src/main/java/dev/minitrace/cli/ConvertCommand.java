@@ -119,8 +119,10 @@ public final class ConvertCommand implements Callable<Integer> {
         for (String w : report.warnings()) {
             err.println("convert: warning: " + w);
         }
-        spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%n", out, report.records(),
-                report.threads(), report.gcs(), report.chunks());
+        String spilled = report.spilledRecords() == 0 ? ""
+                : String.format(", %d records waited on disk (%d MB)", report.spilledRecords(), report.spilledBytes() >> 20);
+        spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%s%n", out, report.records(),
+                report.threads(), report.gcs(), report.chunks(), spilled);
         spec.commandLine().getOut().flush();
         err.flush();
         return report.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;

@@ -59,12 +59,14 @@ public final class Converter {
         Path dir = tempDir != null ? tempDir : out.toAbsolutePath().getParent();
         try (TraceWriter writer = options.globalLayout() ? new MtlogGlobalLayout(out, start) : new MtlogThreadLayout(out, start)) {
             RecordEmitter emitter = RecordEmitter.forWriter(writer, from, to, options.typeMask());
-            ThreadTable table = new ThreadTable(options.threads());
+            MemoryMeter meter = new MemoryMeter();
+            ThreadTable table = new ThreadTable(options.threads(), meter);
             SequenceAudit audit = new SequenceAudit();
-            long maxPending = Long.getLong("minitrace.maxPendingEvents", pendingBound());
+            long maxPending = Long.getLong("minitrace.maxPendingEvents", Long.MAX_VALUE);
             // The pipeline writes on a thread of its own: closing it waits for that before the writer closes.
             try (OrderingPipeline pipeline = new OrderingPipeline(table, emitter, gcs, audit,
-                    writer.order() == TraceWriter.Order.TIME, maxPending, !Boolean.getBoolean("minitrace.serialWrite"),
+                    writer.order() == TraceWriter.Order.TIME, meter, slotBudget(), maxPending,
+                    !Boolean.getBoolean("minitrace.serialWrite"),
                     dir, out.getFileName().toString())) {
                 RecordingCollector collector = new RecordingCollector(table, gcs, pipeline, emitter, progress, report);
                 try {
@@ -101,17 +103,19 @@ public final class Converter {
         return report;
     }
 
-    /** Heap bytes one waiting record may take: its columns, growth slack, and its share of a batch in flight. */
-    static final int BYTES_PER_PENDING_RECORD = 96;
     /**
-     * Heap kept for everything but waiting records: the engine's 1 MB read window and constant
-     * pools, the id tables, the writer's buffers (16 MB), merge blocks and spill cursors.
+     * Heap kept for everything but the waiting records' columns: the engine's 1 MB read window and
+     * constant pools, the id tables, the writer's buffers (16 MB), merge blocks and spill cursors.
      */
     static final long FIXED_HEAP_BYTES = 96L << 20;
 
-    /** How many records may wait in memory before they are spilled: what the heap holds beside the fixed share. */
-    static long pendingBound() {
+    /**
+     * The column slots the waiting records' buffers may hold before they are spilled: a third of
+     * what the heap has beside the fixed share, since a buffer that grows holds its old and new
+     * columns for a moment (up to 2.5 times its size), and sorting one or writing a batch take more.
+     */
+    static long slotBudget() {
         long free = Runtime.getRuntime().maxMemory() - FIXED_HEAP_BYTES;
-        return Math.max(1 << 16, free / BYTES_PER_PENDING_RECORD);
+        return Math.max(1 << 16, free / 3 / MemoryMeter.BYTES_PER_SLOT);
     }
 }

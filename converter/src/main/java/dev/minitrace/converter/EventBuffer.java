@@ -33,8 +33,8 @@ final class EventBuffer {
     private static final int SHIFT_HEADROOM = 64;
 
     byte[] type = new byte[64];
-    /** The sequences, in appended mode only. */
-    long[] seq = new long[64];
+    /** The sequences, in appended mode only (not allocated while placed). */
+    long[] seq = new long[0];
     long[] time = new long[64];
     long[] value = new long[64];
     int[] aux = new int[64];
@@ -49,6 +49,25 @@ final class EventBuffer {
     long base;
     /** Appended mode: the entries are in non-decreasing sequence order. */
     private boolean sorted = true;
+    /** Where the capacity is counted, or null. */
+    private final MemoryMeter meter;
+
+    EventBuffer() {
+        this(null);
+    }
+
+    EventBuffer(MemoryMeter meter) {
+        this.meter = meter;
+        if (meter != null) {
+            meter.add(type.length);
+        }
+    }
+
+    private void resized(int oldLength) {
+        if (meter != null) {
+            meter.add(type.length - oldLength);
+        }
+    }
 
     void add(int t, long s, long ts, long v, int a) {
         if (placed) {
@@ -135,16 +154,23 @@ final class EventBuffer {
     }
 
     private void grow(int min) {
+        int old = type.length;
         int n = Math.max(min, type.length + (type.length >> 1));
         type = Arrays.copyOf(type, n);
-        seq = placed ? new long[n] : Arrays.copyOf(seq, n);
+        if (!placed) {
+            seq = Arrays.copyOf(seq, n);
+        }
         time = Arrays.copyOf(time, n);
         value = Arrays.copyOf(value, n);
         aux = Arrays.copyOf(aux, n);
+        resized(old);
     }
 
     /** Placed to appended: the events are compacted to {@code [0, count)} in order, with their sequences. */
     private void toAppended() {
+        if (seq.length < type.length) {
+            seq = new long[type.length];
+        }
         int j = 0;
         for (int i = start; i < size; i++) {
             if (type[i] != 0) {
@@ -323,7 +349,6 @@ final class EventBuffer {
         EventBuffer head = new EventBuffer();
         int cap = Math.max(n, 1);
         head.type = Arrays.copyOfRange(type, start, start + cap);
-        head.seq = new long[cap];
         head.time = Arrays.copyOfRange(time, start, start + cap);
         head.value = Arrays.copyOfRange(value, start, start + cap);
         head.aux = Arrays.copyOfRange(aux, start, start + cap);
@@ -378,18 +403,19 @@ final class EventBuffer {
     void release() {
         clear();
         if (type.length > 1024) {
+            int old = type.length;
             type = new byte[64];
-            seq = new long[64];
+            seq = new long[0];
             time = new long[64];
             value = new long[64];
             aux = new int[64];
+            resized(old);
         }
     }
 
     /**
      * Empties the buffer, and gives back memory a burst made it take: an empty buffer keeps at most
-     * {@link #KEPT_CAPACITY} entries (7.5 MB), since each thread has three buffers and an empty
-     * one's memory is not counted by the pending-event bound.
+     * {@link #KEPT_CAPACITY} entries (2.4 MB), counted by its {@link MemoryMeter} all the same.
      */
     void clear() {
         start = 0;
@@ -398,14 +424,16 @@ final class EventBuffer {
         placed = true;
         sorted = true;
         if (type.length > KEPT_CAPACITY) {
+            int old = type.length;
             type = new byte[KEPT_CAPACITY];
-            seq = new long[KEPT_CAPACITY];
+            seq = new long[0];
             time = new long[KEPT_CAPACITY];
             value = new long[KEPT_CAPACITY];
             aux = new int[KEPT_CAPACITY];
+            resized(old);
         }
     }
 
     /** Capacity an emptied buffer keeps (a typical thread's share of a chunk fits). */
-    static final int KEPT_CAPACITY = 1 << 18;
+    static final int KEPT_CAPACITY = 1 << 16;
 }

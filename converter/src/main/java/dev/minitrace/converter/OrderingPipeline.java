@@ -53,6 +53,8 @@ final class OrderingPipeline implements AutoCloseable {
     private final GcTable gcs;
     private final SequenceAudit audit;
     private final boolean timeOrder;
+    private final MemoryMeter meter;
+    private final long maxSlots;
     private final long maxPending;
     private final long maxInFlight;
     private final boolean parallel;
@@ -67,15 +69,21 @@ final class OrderingPipeline implements AutoCloseable {
     private ExecutorService writerThread;
     private Future<?> inFlight;
 
+    /**
+     * @param maxSlots   column slots ({@link MemoryMeter}) the threads' buffers may hold before records are spilled
+     * @param maxPending records that may wait in memory before they are spilled (a test knob; {@code Long.MAX_VALUE}: none)
+     */
     OrderingPipeline(ThreadTable threads, RecordEmitter emitter, GcTable gcs, SequenceAudit audit, boolean timeOrder,
-            long maxPending, boolean parallel, Path spillDir, String spillName) {
+            MemoryMeter meter, long maxSlots, long maxPending, boolean parallel, Path spillDir, String spillName) {
         this.threads = threads;
         this.emitter = emitter;
         this.gcs = gcs;
         this.audit = audit;
         this.timeOrder = timeOrder;
-        this.maxPending = maxPending;
-        this.maxInFlight = maxPending / 2;
+        this.meter = meter;
+        this.maxSlots = maxSlots;
+        this.maxPending = Math.min(maxPending, maxSlots);
+        this.maxInFlight = this.maxPending / 4;
         this.parallel = parallel;
         this.spillDir = spillDir;
         this.spillName = spillName;
@@ -87,7 +95,7 @@ final class OrderingPipeline implements AutoCloseable {
         if (seq == 1 && ts.next == UNKNOWN) {
             ts.next = 1;
         }
-        if (++inMemory > maxPending) {
+        if (++inMemory > maxPending || (inMemory & 1023) == 0 && meter.slots() > maxSlots) {
             try {
                 spillAll();
             } catch (IOException e) {
@@ -123,10 +131,20 @@ final class OrderingPipeline implements AutoCloseable {
                 spill(t);
             }
         }
-        if (inMemory > maxPending / 2) {
+        if (inMemory > maxPending / 2 || meter.slots() > maxSlots / 2) {
             for (ThreadState t : sorted) {
                 if (t.pending.count > 0) {
                     spill(t);
+                }
+            }
+        }
+        if (meter.slots() > maxSlots / 2) {
+            // what idle threads' emptied buffers keep: the batch in flight is written first
+            awaitWriter();
+            for (ThreadState t : sorted) {
+                t.spare.release();
+                if (t.pending.count == 0) {
+                    t.pending.release();
                 }
             }
         }

@@ -19,9 +19,9 @@ final class ThreadState {
     boolean used;
 
     /** Records read and not written yet that are in memory. */
-    EventBuffer pending = new EventBuffer();
+    EventBuffer pending;
     /** The batch being written on the writer thread, then the next pending one. */
-    EventBuffer spare = new EventBuffer();
+    EventBuffer spare;
     /** Records read and not written yet that were spilled to disk, each run sorted by sequence. */
     final List<SpillStore.Segment> segments = new ArrayList<>();
     /**
@@ -49,7 +49,14 @@ final class ThreadState {
     int traceSize;
 
     ThreadState(long key) {
+        this(key, null);
+    }
+
+    /** A thread whose buffers count their capacity in {@code meter} (null: not counted). */
+    ThreadState(long key, MemoryMeter meter) {
         this.key = key;
+        this.pending = new EventBuffer(meter);
+        this.spare = new EventBuffer(meter);
     }
 
     void addTrace(long start, long duration, long methodKey) {

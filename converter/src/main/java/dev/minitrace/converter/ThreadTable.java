@@ -54,8 +54,11 @@ final class ThreadTable {
     private long firstUndefinedAgentClass;
     private final List<Long> undefinedMethods = new ArrayList<>();
 
-    ThreadTable(Set<String> wanted) {
+    private final MemoryMeter meter;
+
+    ThreadTable(Set<String> wanted, MemoryMeter meter) {
         this.wanted = wanted;
+        this.meter = meter;
         classKeyById.add(null); // class ids start at 1
     }
 
@@ -83,7 +86,7 @@ final class ThreadTable {
             if (key < 0 || key > 0xFFFFFFFFL) {
                 throw new IllegalStateException("JFR thread id " + key + " does not fit the .mtlog's u32 thread id");
             }
-            ts = new ThreadState(key);
+            ts = new ThreadState(key, meter);
             ts.name = "";
             ts.javaThreadId = -1;
             ts.selected = wanted == null || wanted.contains(Long.toString(key));

@@ -73,6 +73,18 @@ final class ChunkInput {
         limit = n;
     }
 
+    /** Lets go of an island grown for a large constant-pool event once the pools are read (they are copied out). */
+    void trimIsland() {
+        if (island.length > WINDOW + SLACK) {
+            island = new byte[1 << 16];
+            if (buf != window) {
+                buf = island;
+                pos = 0;
+                limit = 0;
+            }
+        }
+    }
+
     /**
      * Moves the event window to start at {@code chunkOffset}, loading {@link #windowSize} bytes, or
      * {@code atLeast} for a larger event (clipped to the chunk). Parsing reads bytes the CPU

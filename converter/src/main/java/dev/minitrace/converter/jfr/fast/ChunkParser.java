@@ -165,6 +165,7 @@ final class ChunkParser {
             lastCompressed = in.compressed;
         }
         poolReader.read(in, h, metadata, constants);
+        in.trimIsland();
         try {
             sink.onChunkStart(h, constants);
         } catch (RuntimeException e) {
@@ -404,16 +405,7 @@ final class ChunkParser {
             if (size <= 0 || size > left) {
                 throw in.error(pos, "Event size " + size + " outside the chunk (" + left + " bytes left)", null);
             }
-            if (pos + size + ChunkInput.SLACK > limit && base + limit < chunkSize) {
-                // The event crosses the window: move the window to it (grown if the event is larger).
-                in.window(base + pos, size + ChunkInput.SLACK);
-                b = in.buf;
-                limit = in.limit;
-                base = in.base;
-                p -= pos;
-                pos = 0;
-            }
-            int end = pos + (int) size;
+            // The header (size and type id, at most 18 bytes) is in the window: SLACK bytes from pos are.
             long typeId;
             x = b[p];
             if (x >= 0) {
@@ -429,7 +421,31 @@ final class ChunkParser {
             } else {
                 kind = large.get(typeId);
             }
-            if (kind >= 0) {
+            if (kind < 0) {
+                // Skipped by its size, never loaded: a chunk's constant pools can be one event of 70 MB.
+                long next = pos + size;
+                if (next + ChunkInput.SLACK > limit && base + limit < chunkSize) {
+                    in.window(base + next, 0);
+                    b = in.buf;
+                    limit = in.limit;
+                    base = in.base;
+                    pos = 0;
+                } else {
+                    pos = (int) next;
+                }
+                continue;
+            }
+            if (pos + size + ChunkInput.SLACK > limit && base + limit < chunkSize) {
+                // The event crosses the window: move the window to it (grown if the event is larger).
+                in.window(base + pos, size + ChunkInput.SLACK);
+                b = in.buf;
+                limit = in.limit;
+                base = in.base;
+                p -= pos;
+                pos = 0;
+            }
+            int end = pos + (int) size;
+            {
                 FastPlan plan = fastPlans[kind];
                 if (straight[kind]) {
                     decodeTraceEvent(in, kind, b, p, end, pos, sink);
@@ -560,23 +576,32 @@ final class ChunkParser {
         if (size <= 0 || size > left) {
             throw in.error(pos, "Event size " + size + " outside the chunk (" + left + " bytes left)", null);
         }
-        if (pos + size + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
-            in.window(in.base + pos, size + ChunkInput.SLACK);
-            pos = 0;
-            in.readInt();
-        }
-        int end = pos + (int) size;
-        long typeId = in.readLong();
+        long typeId = in.readLong(); // the header is in the window: SLACK bytes from pos are
         int kind;
         if (kindByLargeTypeId == null) {
             kind = typeId >= 0 && typeId < kindByTypeId.length ? kindByTypeId[(int) typeId] : -1;
         } else {
             kind = kindByLargeTypeId.get(typeId);
         }
-        if (kind >= 0) {
-            decode(in, kind, end, pos, sink);
-            delivered++;
+        if (kind < 0) {
+            // skipped by its size, never loaded
+            long next = pos + size;
+            if (next + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
+                in.window(in.base + next, 0);
+            } else {
+                in.pos = (int) next;
+            }
+            return;
         }
+        if (pos + size + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
+            in.window(in.base + pos, size + ChunkInput.SLACK);
+            pos = 0;
+            in.readInt();
+            in.readLong();
+        }
+        int end = pos + (int) size;
+        decode(in, kind, end, pos, sink);
+        delivered++;
         in.pos = end;
     }
 
