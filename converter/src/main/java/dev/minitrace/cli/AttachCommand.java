@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  mt attach 12345 --include 'com.acme.*' --duration 30s --out acme.jfr",
             "  mt attach 12345 --capture 'com.acme.OrderService::place'; ...; mt stop 12345",
-            "  mt attach 12345 --capture 'com.acme.Auth::login' --redact 'com.acme.Auth::login#2' --redact 'value:\\d{13,16}'",
+            "  mt attach 12345 --capture 'com.acme.Auth::login' --redact 'value:\\d{13,16}'",
         })
 public final class AttachCommand implements Callable<Integer> {
     @Spec
