@@ -89,9 +89,9 @@ final class CallTree {
                     emit(index, timeNanos, 0, "} " + methods.apply(value) + exitMark(bci) + " (entered before the recording)");
                 }
             }
-            case MtlogFormat.LOCK_ACQUIRE -> emit(index, timeNanos, depth, "lock " + (text != null ? text : objects.apply(value)));
-            case MtlogFormat.LOCK_RELEASE -> emit(index, timeNanos, depth, "unlock " + (text != null ? text : objects.apply(value)));
-            case MtlogFormat.OBJECT_ALLOC -> emit(index, timeNanos, depth, "new " + (text != null ? text : objects.apply(value)));
+            case MtlogFormat.LOCK_ACQUIRE -> emit(index, timeNanos, depth, "lock " + object(text, value));
+            case MtlogFormat.LOCK_RELEASE -> emit(index, timeNanos, depth, "unlock " + object(text, value));
+            case MtlogFormat.OBJECT_ALLOC -> emit(index, timeNanos, depth, "new " + object(text, value));
             case MtlogFormat.GC_TIMESTAMP -> emit(index, timeNanos, 0, "~~ " + text);
             case LOST -> emit(index, timeNanos, 0, "~~ " + value + " records lost here (a damaged minitrace.MethodBuffer event)");
             default -> emit(index, timeNanos, depth, MtlogFormat.typeName(type) + " value=" + Long.toUnsignedString(value));
@@ -109,6 +109,33 @@ final class CallTree {
     /** The number of lines printed so far. */
     long lines() {
         return lines;
+    }
+
+    /** {@code class@hash}, an array class as Java writes it ({@code long[]@…} rather than {@code [J@…}). */
+    private String object(String text, long value) {
+        String o = text != null ? text : objects.apply(value);
+        int at = o.lastIndexOf('@');
+        if (!o.startsWith("[") || at < 0) {
+            return o;
+        }
+        String name = o.substring(0, at);
+        int dims = 0;
+        while (dims < name.length() && name.charAt(dims) == '[') {
+            dims++;
+        }
+        String element = name.substring(dims);
+        String base = switch (element) {
+            case "Z" -> "boolean";
+            case "B" -> "byte";
+            case "C" -> "char";
+            case "S" -> "short";
+            case "I" -> "int";
+            case "J" -> "long";
+            case "F" -> "float";
+            case "D" -> "double";
+            default -> element.startsWith("L") && element.endsWith(";") ? element.substring(1, element.length() - 1) : null;
+        };
+        return base == null ? o : base + "[]".repeat(dims) + o.substring(at);
     }
 
     private String exitMark(int bci) {

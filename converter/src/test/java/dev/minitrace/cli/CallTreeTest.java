@@ -68,6 +68,20 @@ class CallTreeTest {
     }
 
     @Test
+    void arrayClassesReadAsJavaWritesThem() {
+        StringWriter s = new StringWriter();
+        PrintWriter out = new PrintWriter(s);
+        CallTree t = new CallTree(out, id -> "m", id -> id == 1 ? "[J@1f" : id == 2 ? "[[Ljava.lang.String;@2e" : "a.B@3d",
+                true, false, 1, Long.MAX_VALUE);
+        for (int id = 1; id <= 3; id++) {
+            t.record(MtlogFormat.OBJECT_ALLOC, id, 0, 0, null);
+        }
+        out.flush();
+        assertEquals(List.of("        1  new long[]@1f", "        2  new java.lang.String[][]@2e", "        3  new a.B@3d"),
+                s.toString().lines().toList());
+    }
+
+    @Test
     void methodNamesShowParameterTypesBySimpleName() {
         assertEquals("a.B.m(int, String[][], long, Order)", CallTree.methodName("a.B", "m", "(I[[Ljava/lang/String;JLx/y/Order;)V"));
         assertEquals("a.B.<init>()", CallTree.methodName("a.B", "<init>", "()V"));
