@@ -102,8 +102,8 @@ public final class Redaction {
                 try {
                     values.add(Pattern.compile(nonEmpty(rule, rule.substring(6)).replace("\\,", ",").replace("\\;", ";")));
                 } catch (PatternSyntaxException e) {
-                    throw new IllegalArgumentException("redact rule '" + rule + "': not a regular expression: "
-                            + e.getDescription());
+                    throw new IllegalArgumentException("redact rule '" + rule + "': expected a Java regular expression after"
+                            + " 'value:' (" + e.getDescription() + ")");
                 }
             } else if (rule.indexOf('#') >= 0) {
                 int hash = rule.lastIndexOf('#');
@@ -133,7 +133,7 @@ public final class Redaction {
 
     private static String nonEmpty(String rule, String value) {
         if (value.isEmpty()) {
-            throw new IllegalArgumentException("redact rule '" + rule + "' is empty after ':'");
+            throw new IllegalArgumentException("redact rule '" + rule + "' is empty; expected a pattern after ':'");
         }
         return value;
     }

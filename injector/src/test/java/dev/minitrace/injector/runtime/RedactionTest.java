@@ -86,12 +86,12 @@ class RedactionTest {
 
     @Test
     void badRulesAreNamed() {
-        assertEquals("redact rule 'name:' is empty after ':'",
+        assertEquals("redact rule 'name:' is empty; expected a pattern after ':'",
                 assertThrows(IllegalArgumentException.class, () -> Redaction.parse(List.of("name:"))).getMessage());
         assertEquals("redact rule 'a.B::m#0': expected a parameter position 1..255 after '#'",
                 assertThrows(IllegalArgumentException.class, () -> Redaction.parse(List.of("a.B::m#0"))).getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Redaction.parse(List.of("value:(")))
-                .getMessage().startsWith("redact rule 'value:(': not a regular expression"));
+                .getMessage().startsWith("redact rule 'value:(': expected a Java regular expression after 'value:' (Unclosed group"));
         assertEquals("redact rule 'password': expected [pkg.Class::method]#N, name:GLOB, type:CLASS, value:REGEX or nodefaults",
                 assertThrows(IllegalArgumentException.class, () -> Redaction.parse(List.of("password"))).getMessage());
         assertEquals("redact rule 'type:a b': 'a b' is not a class name; expected e.g. char[], javax.crypto.* or com.acme.Card",
