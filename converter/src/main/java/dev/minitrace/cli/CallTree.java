@@ -62,6 +62,23 @@ final class CallTree {
      *     object names of this tree do not resolve (null: resolve it)
      */
     void record(int type, long value, int bci, long timeNanos, String text) {
+        if (type == MtlogFormat.GC_TIMESTAMP) {
+            // A point between two records, not one of the thread's own: it takes no position, so
+            // positions are the same in the .mtlog and the .jfr; shown with the next record's page.
+            // A call open across it is shown open, since the point lies inside it.
+            if (pendingIndex != 0) {
+                emit(pendingIndex, pendingTime, depth, methods.apply(pendingMethod) + " {");
+                pendingIndex = 0;
+                depth++;
+            }
+            if (index + 1 >= from && index + 1 <= to) {
+                line.setLength(0);
+                line.append(" ".repeat(times ? 9 + 12 : 9)).append("  ~~ ").append(text);
+                out.println(line);
+                lines++;
+            }
+            return;
+        }
         index++;
         if (pendingIndex != 0) {
             if (type == MtlogFormat.METHOD_EXIT && value == pendingMethod) {
@@ -92,7 +109,6 @@ final class CallTree {
             case MtlogFormat.LOCK_ACQUIRE -> emit(index, timeNanos, depth, "lock " + object(text, value));
             case MtlogFormat.LOCK_RELEASE -> emit(index, timeNanos, depth, "unlock " + object(text, value));
             case MtlogFormat.OBJECT_ALLOC -> emit(index, timeNanos, depth, "new " + object(text, value));
-            case MtlogFormat.GC_TIMESTAMP -> emit(index, timeNanos, 0, "~~ " + text);
             case LOST -> emit(index, timeNanos, 0, "~~ " + value + " records lost here (a damaged minitrace.MethodBuffer event)");
             default -> emit(index, timeNanos, depth, MtlogFormat.typeName(type) + " value=" + Long.toUnsignedString(value));
         }

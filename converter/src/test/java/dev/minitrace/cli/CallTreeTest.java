@@ -68,6 +68,21 @@ class CallTreeTest {
     }
 
     @Test
+    void aGcPointTakesNoPositionAndKeepsTheCallItFallsIntoOpen() {
+        StringWriter s = new StringWriter();
+        PrintWriter out = new PrintWriter(s);
+        CallTree t = new CallTree(out, id -> "m" + id, id -> "o" + id, true, false, 1, Long.MAX_VALUE);
+        t.record(ENTRY, 1, 0, 0, null);
+        t.record(MtlogFormat.GC_TIMESTAMP, 0, 7, 0, "gc 7");
+        t.record(EXIT, 1, 3, 0, null);
+        t.record(ENTRY, 2, 0, 0, null);
+        t.end();
+        out.flush();
+        assertEquals(List.of("        1  m1 {", "           ~~ gc 7", "        2  } m1", "        3  m2 { (still running at the end)"),
+                s.toString().lines().toList());
+    }
+
+    @Test
     void arrayClassesReadAsJavaWritesThem() {
         StringWriter s = new StringWriter();
         PrintWriter out = new PrintWriter(s);
