@@ -37,11 +37,33 @@ public final class AttachRequests {
      * @throws IllegalArgumentException for a filter containing a comma
      */
     public static String agentOptions(List<String> includes, List<String> excludes, List<String> events, List<String> captures) {
+        return agentOptions(includes, excludes, events, captures, List.of());
+    }
+
+    /**
+     * As above, plus {@code redact=…}: one redaction rule per element, its own {@code ,} and
+     * {@code ;} escaped with a backslash (a pattern may contain them; the agent reads them back
+     * as part of the rule).
+     *
+     * @throws IllegalArgumentException for a filter containing a comma, or an empty rule
+     */
+    public static String agentOptions(List<String> includes, List<String> excludes, List<String> events, List<String> captures,
+            List<String> redacts) {
         StringBuilder b = new StringBuilder();
         append(b, "include", includes, ";");
         append(b, "exclude", excludes, ";");
         append(b, "events", events, "+");
         append(b, "capture", captures, ";");
+        if (!redacts.isEmpty()) {
+            List<String> rules = new java.util.ArrayList<>();
+            for (String r : redacts) {
+                if (r.isBlank()) {
+                    throw new IllegalArgumentException("--redact: empty rule");
+                }
+                rules.add(r.replaceAll("(?<!\\\\)([,;])", "\\\\$1"));
+            }
+            b.append(b.length() > 0 ? "," : "").append("redact=").append(String.join(";", rules));
+        }
         return b.toString();
     }
 

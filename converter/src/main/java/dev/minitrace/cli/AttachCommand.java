@@ -42,6 +42,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  mt attach 12345 --include 'com.acme.*' --duration 30s --out acme.jfr",
             "  mt attach 12345 --capture 'com.acme.OrderService::place'; ...; mt stop 12345",
+            "  mt attach 12345 --capture 'com.acme.Auth::login' --redact 'value:\\d{13,16}'",
         })
 public final class AttachCommand implements Callable<Integer> {
     @Spec
@@ -68,6 +69,15 @@ public final class AttachCommand implements Callable<Integer> {
                     + " as minitrace.MethodCapture events (same syntax; repeatable)")
     List<String> captures = new ArrayList<>();
 
+    @Option(names = "--redact", paramLabel = "RULE",
+            description = "Never write these captured values, shown as <redacted> (repeatable): pkg.Class::method#N"
+                    + " (parameter N, from 1), #N (of every captured method), name:GLOB (parameters by name,"
+                    + " when the class file has names), type:CLASS (char[], javax.crypto.*, com.acme.Card),"
+                    + " value:REGEX (values whose text matches), nodefaults. Added to the defaults:"
+                    + " parameters named *password*, *passwd*, *secret*, *token*, *key*, *credential*;"
+                    + " values of char[], javax.crypto.* and java.security.Key")
+    List<String> redacts = new ArrayList<>();
+
     @Option(names = "--jfc", paramLabel = "FILE",
             description = "JFR settings (default: <home>/jfc-profiles/minitrace.jfc); read by the target JVM")
     Path jfc;
@@ -88,7 +98,7 @@ public final class AttachCommand implements Callable<Integer> {
         String options;
         try {
             d = duration == null ? null : AttachRequests.parseDuration(duration);
-            options = AttachRequests.agentOptions(includes, excludes, events, captures);
+            options = AttachRequests.agentOptions(includes, excludes, events, captures, redacts);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }

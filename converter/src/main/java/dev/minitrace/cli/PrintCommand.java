@@ -3,6 +3,9 @@ package dev.minitrace.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
+import dev.minitrace.converter.jfr.Engines;
+import dev.minitrace.converter.jfr.JfrInputException;
+import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.mtlog.MtlogReader;
@@ -11,7 +14,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.LongFunction;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,29 +27,77 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code mt print FILE.mtlog}: one line per record with names resolved, stream by stream and
- * fragment by fragment; {@code --json} writes the same as JSON lines.
+ * fragment by fragment ({@code --flat}, the default); {@code --json} writes the same as JSON
+ * lines; {@code --tree} prints each thread as a call tree ({@link CallTree}), also for a
+ * {@code .jfr}, whose records carry the times an {@code .mtlog} does not.
  */
 @Command(name = "print", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Prints the records of an .mtlog file, one per line, names resolved, stream by stream and fragment by fragment."},
+        description = {"Prints the records of an .mtlog file, one per line, names resolved, stream by stream and fragment by fragment.",
+            "",
+            "With --tree, prints each thread as a call tree instead: each record indented by",
+            "the calls open in its thread, a call with nothing inside on one line, an exit by",
+            "exception marked !threw (thread layout and JFR input), each line numbered by its",
+            "position in its thread (page with --from, --to and --threads). Given the JFR",
+            "recording (FILE.jfr), it also shows each record's time in ms since the recording",
+            "started (an .mtlog holds no per-record times). Buffered records are stamped at",
+            "the agent's 1 ms tick (agent option stamp=tick, the default): records between",
+            "two ticks show the same time.",
+            ""},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:printed", "1:not a readable .mtlog file", "2:bad command line",
-            "3:the file is truncated (no END block); the complete blocks were printed"})
+        exitCodeList = {"0:printed", "1:not a readable .mtlog file (or, with --tree, JFR recording)", "2:bad command line",
+            "3:the file is truncated (no END block) or the recording lost data; everything complete was printed"})
 public final class PrintCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE.mtlog")
+    @Parameters(index = "0", paramLabel = "FILE", description = "An .mtlog file; with --tree also a JFR recording (.jfr)")
     Path file;
 
     @Option(names = "--json", description = "Write JSON lines, one object per record.")
     boolean json;
 
+    @Option(names = "--flat", description = "One line per record, stream by stream (the default).")
+    boolean flat;
+
+    @Option(names = "--tree", description = "Each thread as an indented call tree (see above).")
+    boolean tree;
+
+    @Option(names = "--threads", paramLabel = "THREAD", split = ",",
+            description = "--tree: only these threads, by id or name (* matches any run of characters); repeatable or joined by ','")
+    List<String> threads = new ArrayList<>();
+
+    @Option(names = "--from", paramLabel = "N", defaultValue = "1",
+            description = "--tree: start at the N-th record of each thread (default: ${DEFAULT-VALUE})")
+    long from;
+
+    @Option(names = "--to", paramLabel = "N", defaultValue = "" + Long.MAX_VALUE, showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "--tree: end with the N-th record of each thread (default: the last)")
+    long to;
+
+    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine (--tree of a .jfr).")
+    String engine;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
+        if (tree && (flat || json)) {
+            throw new CliException("--tree cannot be combined with " + (flat ? "--flat" : "--json"), ExitCodes.USAGE);
+        }
+        if (!tree && (!threads.isEmpty() || from != 1 || to != Long.MAX_VALUE)) {
+            throw new CliException("--threads, --from and --to page a call tree: add --tree", ExitCodes.USAGE);
+        }
+        if (from < 1 || to < from) {
+            throw new CliException("--from " + from + " --to " + (to == Long.MAX_VALUE ? "(last)" : to)
+                    + ": expected 1 <= --from <= --to", ExitCodes.USAGE);
+        }
+        if (tree && SummaryCommand.isJfr(file)) {
+            return printJfrTree(out);
+        }
         try (MtlogReader r = MtlogReader.open(file)) {
             if (json) {
                 printJson(r, out);
+            } else if (tree) {
+                printTree(r, out);
             } else {
                 printText(r, out);
             }
@@ -99,6 +154,121 @@ public final class PrintCommand implements Callable<Integer> {
                 out.println(sb);
             });
         }
+    }
+
+    /** Whether the thread with this id and name is one of {@code --threads} (all without it). */
+    private boolean wanted(long id, String name) {
+        if (threads.isEmpty()) {
+            return true;
+        }
+        for (String t : threads) {
+            if (t.equals(Long.toString(id)) || glob(t, name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean glob(String pattern, String name) {
+        StringBuilder regex = new StringBuilder();
+        for (String part : pattern.split("\\*", -1)) {
+            if (regex.length() > 0 || pattern.startsWith("*")) {
+                regex.append(".*");
+            }
+            regex.append(java.util.regex.Pattern.quote(part));
+        }
+        return name != null && name.matches(regex.toString());
+    }
+
+    private void printTree(MtlogReader r, PrintWriter out) throws IOException {
+        Names names = new Names(r.info());
+        boolean global = r.globalLayout();
+        out.printf("# %s: call tree per thread, %s layout, %d records; an .mtlog holds no per-record times"
+                + " (mt print --tree on the .jfr shows them)%s%n", file, global ? "global" : "thread", r.recordCount(),
+                global ? "; the global layout does not record exits by exception" : "; !threw: an exit by exception");
+        MtlogInfo info = r.info();
+        LongFunction<String> methods = id -> {
+            MtlogInfo.MethodInfo m = info.methods().get(id);
+            return m == null ? names.method(id) : CallTree.methodName(m.className(), m.methodName(), m.descriptor());
+        };
+        if (!global) {
+            for (int stream : r.streamIds()) {
+                long sid = stream & 0xFFFFFFFFL;
+                if (!wanted(sid, names.thread(sid))) {
+                    continue;
+                }
+                CallTree t = startThread(out, sid, names.thread(sid), methods, names::object, true, false);
+                r.forEachRecord(stream, (s, type, value, aux) -> t.record(type, value, aux, 0, gcText(names, type, value, aux)));
+                t.end();
+            }
+            return;
+        }
+        java.util.TreeSet<Long> ids = new java.util.TreeSet<>(info.threads().keySet());
+        for (long id : ids) {
+            if (!wanted(id, names.thread(id))) {
+                continue;
+            }
+            CallTree t = startThread(out, id, names.thread(id), methods, names::object, false, false);
+            for (int stream : r.streamIds()) {
+                r.forEachRecord(stream, (s, type, value, aux) -> {
+                    // One pass per thread: the global stream interleaves them, a tree is one thread's.
+                    if (type == MtlogFormat.GC_TIMESTAMP || (aux & 0xFFFFFFFFL) == id) {
+                        t.record(type, value, 0, 0, gcText(names, type, value, aux));
+                    }
+                });
+            }
+            t.end();
+        }
+    }
+
+    private static String gcText(Names names, int type, long value, int aux) {
+        return type != MtlogFormat.GC_TIMESTAMP ? null
+                : "gc " + Integer.toUnsignedString(aux) + " " + names.gc(aux & 0xFFFFFFFFL) + " pause at " + Names.time(value);
+    }
+
+    private CallTree startThread(PrintWriter out, long id, String name, LongFunction<String> methods, LongFunction<String> objects,
+            boolean exitsKnown, boolean times) {
+        out.println("== thread " + id + " \"" + name + "\"");
+        CallTree t = new CallTree(out, methods, objects, exitsKnown, times, from, to);
+        out.println(t.columns());
+        return t;
+    }
+
+    private int printJfrTree(PrintWriter out) {
+        PrintWriter err = spec.commandLine().getErr();
+        RecordingSource source;
+        try {
+            source = Engines.byName(engine);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage(), ExitCodes.USAGE);
+        }
+        List<String> problems = new ArrayList<>();
+        JfrCallTrees trees;
+        try {
+            trees = JfrCallTrees.read(file, source, id -> wanted(id, null), name -> wanted(-1, name), problems);
+        } catch (NoSuchFileException e) {
+            throw new CliException(file + ": no such file");
+        } catch (JfrInputException e) {
+            throw new CliException(file + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw new CliException(file + ": " + e.getMessage());
+        }
+        out.printf("# %s: call tree per thread; ms: time since the recording started (%s); buffered records are stamped"
+                + " at the agent's 1 ms tick by default (stamp=tick), so records between two ticks share a time; !threw: an exit"
+                + " by exception%n", file, Names.time(trees.startNanos()));
+        for (JfrCallTrees.ThreadRecords t : trees.threads()) {
+            if (t == null) {
+                continue;
+            }
+            CallTree tree = startThread(out, t.key, t.name, trees::method, null, true, true);
+            trees.print(t, tree);
+        }
+        out.flush();
+        for (String p : problems) {
+            err.println("print: warning: " + p);
+        }
+        err.flush();
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.PARTIAL;
     }
 
     private void printJson(MtlogReader r, PrintWriter out) throws IOException {

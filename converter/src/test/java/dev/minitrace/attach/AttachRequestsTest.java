@@ -29,6 +29,16 @@ class AttachRequestsTest {
     }
 
     @Test
+    void redactRulesKeepTheirOwnCommasAndSemicolons() {
+        assertEquals("capture=b.C::m,redact=b.C::m#2;value:\\d{13\\,16}\\;x;type:a\\,b",
+                AttachRequests.agentOptions(List.of(), List.of(), List.of(), List.of("b.C::m"),
+                        List.of("b.C::m#2", "value:\\d{13,16};x", "type:a\\,b")));
+        assertEquals("redact=nodefaults", AttachRequests.agentOptions(List.of(), List.of(), List.of(), List.of(), List.of("nodefaults")));
+        assertThrows(IllegalArgumentException.class,
+                () -> AttachRequests.agentOptions(List.of(), List.of(), List.of(), List.of(), List.of(" ")));
+    }
+
+    @Test
     void durations() {
         assertEquals(Duration.ofMillis(500), AttachRequests.parseDuration("500ms"));
         assertEquals(Duration.ofSeconds(30), AttachRequests.parseDuration("30s"));

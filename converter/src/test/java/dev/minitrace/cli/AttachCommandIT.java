@@ -94,12 +94,25 @@ class AttachCommandIT {
 
             // With --duration, mt waits for the end and reports it.
             Path timed = dir.resolve("timed.jfr");
+            // ... and --redact reaches the agent: a position rule, and a pattern whose comma it must keep.
             ChildProcess.Outcome t = ChildProcess.cli(dir, "attach", pid, "--include", "fixture.attach.Service",
-                    "--duration", "500ms", "--out", timed.toString());
+                    "--capture", "fixture.attach.Service::handle", "--redact", "fixture.attach.Service::handle#2",
+                    "--redact", "value:^\\d{0,9}7$", "--duration", "500ms", "--out", timed.toString());
             assertEquals(0, t.status(), t::toString);
             assertEquals(2, t.errLines().size(), t::err);
             assertTrue(t.errLines().get(1).startsWith("attach: JVM " + pid + ": recording written to " + timed), t::err);
             assertTrue(types(timed).contains("minitrace.MethodBuffer"));
+            int captures = 0;
+            int redactedRequests = 0;
+            for (RecordedEvent e : RecordingFile.readAllEvents(timed)) {
+                if (e.getEventType().getName().equals("minitrace.MethodCapture")) {
+                    captures++;
+                    String args = e.getString("arguments");
+                    assertTrue(args.matches("(\\d*[0-689]|<redacted>), <redacted>"), args);
+                    redactedRequests += args.startsWith("<redacted>") ? 1 : 0;
+                }
+            }
+            assertTrue(captures >= 20 && redactedRequests > 0, captures + " captures, " + redactedRequests + " with a redacted request");
             finish(p);
         } finally {
             p.destroyForcibly();

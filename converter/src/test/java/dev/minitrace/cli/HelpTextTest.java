@@ -31,6 +31,28 @@ class HelpTextTest {
         }
     }
 
+    /**
+     * Wrapping may only turn spaces into line breaks: the words of each help at the real width are
+     * the words of the same help laid out on lines too long to wrap. (picocli's line breaker also
+     * breaks after a '.' or '/', which split ".mtlog" and "minitrace.MethodCapture".)
+     */
+    @Test
+    void helpTextsNeverBreakAWordOrAFileExtension() {
+        CommandLine mt = Cli.commandLine(Main.class);
+        CommandLine wideMt = Cli.commandLine(Main.class);
+        java.util.List<String> names = new java.util.ArrayList<>(mt.getSubcommands().keySet());
+        names.add(null);
+        for (String name : names) {
+            CommandLine c = name == null ? mt : mt.getSubcommands().get(name);
+            CommandLine wide = name == null ? wideMt : wideMt.getSubcommands().get(name);
+            String wrapped = c.getUsageMessage();
+            wide.setUsageHelpWidth(2000);
+            String unwrapped = wide.getUsageMessage();
+            assertEquals(java.util.List.of(unwrapped.trim().split("\\s+")), java.util.List.of(wrapped.trim().split("\\s+")),
+                    () -> c.getCommandName() + " --help breaks a word:\n" + wrapped);
+        }
+    }
+
     @Test
     void everySubcommandListsItsExitStatuses() {
         for (Map.Entry<String, CommandLine> e : Cli.commandLine(Main.class).getSubcommands().entrySet()) {

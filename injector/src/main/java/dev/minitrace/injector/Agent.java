@@ -6,6 +6,7 @@ import dev.minitrace.injector.attach.Filters;
 import dev.minitrace.injector.attach.Instrumenter;
 import dev.minitrace.injector.runtime.Capture;
 import dev.minitrace.injector.runtime.Enablement;
+import dev.minitrace.injector.runtime.Redaction;
 import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.Trace;
@@ -21,6 +22,10 @@ import java.lang.instrument.Instrumentation;
  *   <li>{@code exclude=FILTERS} — never trace matching methods;</li>
  *   <li>{@code events=EVENTS} — what to instrument: {@code method}, {@code lock}, {@code alloc}
  *       joined by {@code +} (default all three);</li>
+ *   <li>{@code capture=FILTERS} — record each call of the matching methods with its values
+ *       ({@code minitrace.MethodCapture}); when no running recording enables that event, the
+ *       agent says so once on stderr;</li>
+ *   <li>{@code redact=RULES} — what a capture never writes (see {@link Redaction});</li>
  *   <li>{@code verbose} — name every instrumented class on stderr.</li>
  * </ul>
  * FILTERS are JEP 520-style filters joined by {@code ;}: {@code pkg.Class}, {@code pkg.Class::method},
@@ -109,7 +114,7 @@ public final class Agent {
         // loading mid-transform. The event classes are left alone: loading a jdk.jfr.Event
         // subclass initializes JFR (measured: 0.2 s of start-up), which only a recording needs;
         // Enablement loads them when JFR initializes.
-        Class<?>[] preload = {Trace.class, Capture.class, MethodRegistry.class, Enablement.class, Instrumenter.class, Filters.class};
+        Class<?>[] preload = {Trace.class, Capture.class, Redaction.class, MethodRegistry.class, Enablement.class, Instrumenter.class, Filters.class};
         java.util.List<Class<?>> all = new java.util.ArrayList<>(java.util.List.of(preload));
         all.addAll(java.util.List.of(Trace.helperClasses()));
         for (Class<?> c : all) {
@@ -129,6 +134,8 @@ public final class Agent {
         // a recording can change the selection later (see Filters).
         TraceClock.open(inst, options.stampEvery());
         Trace.preferBuffered(options.bufferMethods());
+        Capture.redact(options.redaction());
+        Capture.requested(!options.captures().isEmpty());
         TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
         try {

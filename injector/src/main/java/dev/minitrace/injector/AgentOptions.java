@@ -2,6 +2,7 @@ package dev.minitrace.injector;
 
 import dev.minitrace.injector.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
+import dev.minitrace.injector.runtime.Redaction;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,12 +10,13 @@ import java.util.List;
  * The parsed agent options. Syntax (see {@link Agent} and {@code docs/agent.md}):
  * <pre>
  *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | capture=FILTERS
- *                                    | methods=buffer|events | stamp=tick|every | verbose
+ *                                    | methods=buffer|events | stamp=tick|every | redact=RULES | verbose
  *   FILTERS = filter[;filter...]   EVENTS = event[+event...]  (event = method | lock | alloc)
+ *   RULES = rule[;rule...]         (see {@link Redaction}; a {@code \,} stays part of the rule)
  * </pre>
  * A {@code ,} starts a new option only when the text after it starts with a known key
  * ({@code include=}, {@code exclude=}, {@code events=}, {@code verbose}); otherwise it continues the
- * previous option's value as one more filter or event, so {@code events=method,lock} and
+ * previous option's value as one more filter, event or redaction rule, so {@code events=method,lock} and
  * {@code include=a.B,c.D} also work. Each key may be given once.
  *
  * @param includes include filters (empty: every eligible class)
@@ -27,13 +29,22 @@ import java.util.List;
  * @param bufferMethods record method entries and exits as packed per-thread records
  *        ({@code minitrace.MethodBuffer}, the default) rather than one event each
  * @param stampEvery read the clock for every buffered record, not only when its time could matter
+ * @param redaction what captures never write (the defaults unless {@code redact=} says otherwise)
  */
 public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-        boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery) {
+        boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery,
+        Redaction redaction) {
 
-    private static final String[] KEYS = {"include=", "exclude=", "events=", "capture=", "methods=", "stamp=", "verbose"};
+    private static final String[] KEYS = {"include=", "exclude=", "events=", "capture=", "methods=", "stamp=", "redact=", "verbose"};
     private static final String EXPECTED = "expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, "
-            + "methods=buffer|events, stamp=tick|every or verbose";
+            + "methods=buffer|events, stamp=tick|every, redact=RULES or verbose";
+
+    /** Options with the default redaction. */
+    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
+            boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery) {
+        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, captures, bufferMethods, stampEvery,
+                Redaction.defaults());
+    }
 
     /** Options with method records buffered and stamped when needed. */
     public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
@@ -79,6 +90,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         boolean verbose = false;
         Boolean buffer = null;
         Boolean every = null;
+        List<String> redact = null;
         for (String option : options) {
             if (option.startsWith("include=")) {
                 if (includes != null) {
@@ -110,6 +122,11 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
                     throw new IllegalArgumentException("option 'stamp=' given twice; expected it at most once");
                 }
                 every = !choice(option, "stamp", "tick", "every");
+            } else if (option.startsWith("redact=")) {
+                if (redact != null) {
+                    throw new IllegalArgumentException("option 'redact=' given twice; expected it at most once (join rules with ';')");
+                }
+                redact = splitRules(option.substring("redact=".length()));
             } else if (option.equals("verbose")) {
                 verbose = true;
             } else {
@@ -121,7 +138,28 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         }
         return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
                 (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose, captures == null ? List.of() : captures,
-                buffer == null || buffer, every != null && every);
+                buffer == null || buffer, every != null && every, Redaction.parse(redact == null ? List.of() : redact));
+    }
+
+    /** The rules of {@code redact=}, split at each {@code ;} that no backslash escapes. */
+    private static List<String> splitRules(String value) {
+        if (value.isBlank()) {
+            throw new IllegalArgumentException("option 'redact=' has no rule; expected redact=RULE[;RULE...] "
+                    + "with RULE one of [pkg.Class::method]#N, name:GLOB, type:CLASS, value:REGEX, nodefaults");
+        }
+        List<String> rules = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= value.length(); i++) {
+            if (i == value.length() || value.charAt(i) == ';' && (i == 0 || value.charAt(i - 1) != '\\')) {
+                String rule = value.substring(from, i).trim();
+                if (rule.isEmpty()) {
+                    throw new IllegalArgumentException("option 'redact=" + value + "': an empty rule");
+                }
+                rules.add(rule);
+                from = i + 1;
+            }
+        }
+        return rules;
     }
 
     /** True for {@code first}, false for {@code second}; anything else is an error naming both. */
@@ -138,7 +176,8 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
 
     private static List<String> splitOptions(String args) {
         List<String> options = new ArrayList<>();
-        for (String token : args.split(",", -1)) {
+        // A comma after a backslash belongs to the value (a redact= pattern): not a separator.
+        for (String token : args.split("(?<!\\\\),", -1)) {
             if (startsWithKey(token) || options.isEmpty()) {
                 options.add(token);
             } else {

@@ -66,7 +66,7 @@ public final class TraceTransformer implements ClassFileTransformer {
     public void select(MethodSelector newSelector) {
         this.selector = newSelector;
         this.transformer = new ClassTransformer(newSelector, options.methodEvents(), options.lockEvents(),
-                options.allocEvents(), options.captureSelector());
+                options.allocEvents(), options.captureSelector(), options.redaction());
     }
 
     /** The current selection. */

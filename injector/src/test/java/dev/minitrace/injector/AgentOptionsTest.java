@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.injector.runtime.Redaction;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,9 +70,22 @@ class AgentOptionsTest {
         assertEquals(null, AgentOptions.parse("include=a.B").captureSelector());
     }
 
+    @Test
+    void redactRulesAddToTheDefaultsAndKeepEscapedSeparators() {
+        assertEquals(Redaction.DEFAULTS, AgentOptions.parse("include=a.B").redaction().rules());
+        AgentOptions o = AgentOptions.parse("capture=a.B,redact=a.B::m#2;type:a.Card,value:\\d{4\\,}x\\;y,verbose");
+        List<String> expected = new java.util.ArrayList<>(Redaction.DEFAULTS);
+        expected.addAll(List.of("a.B::m#2", "type:a.Card", "value:\\d{4\\,}x\\;y"));
+        assertEquals(expected, o.redaction().rules());
+        assertTrue(o.verbose());
+        assertTrue(o.redaction().redactsText("1234x;y"), "the escaped comma and semicolon are the pattern's own");
+        assertFalse(o.redaction().redactsText("123x;y"));
+        assertEquals(List.of("#1"), AgentOptions.parse("redact=nodefaults;#1").redaction().rules());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "bogus=1|unknown option 'bogus=1'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, methods=buffer|events, stamp=tick|every or verbose",
+        "bogus=1|unknown option 'bogus=1'; expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, methods=buffer|events, stamp=tick|every, redact=RULES or verbose",
         "methods=fast|option 'methods=fast': expected methods=buffer or methods=events",
         "stamp=|option 'stamp=': expected stamp=tick or stamp=every",
         "methods=events,methods=buffer|option 'methods=' given twice",
@@ -95,6 +109,11 @@ class AgentOptionsTest {
         "capture=|option 'capture=' has no filter",
         "capture=a..B|'a..B' is not a qualified name",
         "capture=a.B,capture=c.D|option 'capture=' given twice",
+        "redact=|option 'redact=' has no rule",
+        "redact=a;;b|an empty rule",
+        "redact=#1,redact=#2|option 'redact=' given twice",
+        "redact=secret|redact rule 'secret': expected [pkg.Class::method]#N, name:GLOB, type:CLASS, value:REGEX or nodefaults",
+        "redact=a..B::m#1|redact rule 'a..B::m#1': filter 'a..B::m'",
     })
     void malformedOptionsNameTheOptionAndWhatWasExpected(String options, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(options));

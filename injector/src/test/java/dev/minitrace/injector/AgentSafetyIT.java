@@ -58,7 +58,8 @@ class AgentSafetyIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"bogus=1", "include=", "include=com..acme", "events=method+cpu", "exclude=Foo::",
-        "include=a.B,verbose,junk", "events=method,events=lock"})
+        "include=a.B,verbose,junk", "events=method,events=lock", "capture=a.B,redact=value:(", "redact=password",
+        "capture=a.B,redact=a.B::m#0", "redact=type:a b"})
     void aMalformedOptionStopsStartUpWithOneLine(String options, @TempDir Path dir) throws Exception {
         ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent(options)), "fixture.workload.Workload");
         assertNotEquals(0, r.exitCode());

@@ -13,6 +13,8 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code capture=}: a child JVM runs fixture.capture.Calls once; every captured call gives one
@@ -76,7 +78,7 @@ class CaptureIT {
     }
 
     @Test
-    void withoutARecordingThatEnablesCaptureNothingIsRenderedOrRecorded(@TempDir Path dir) throws Exception {
+    void withoutARecordingThatEnablesCaptureNothingIsRenderedOrRecordedAndTheAgentSaysSoOnce(@TempDir Path dir) throws Exception {
         Path jfr = dir.resolve("plain.jfr");
         ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent("capture=fixture.capture.Calls"), ChildJvm.recording(jfr, null)),
                 "fixture.capture.Calls");
@@ -85,5 +87,35 @@ class CaptureIT {
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             assertNull(e.getEventType().getName().equals(EventNames.METHOD_CAPTURE) ? e : null, "no capture event");
         }
+        assertEquals(List.of("minitrace: capture= names methods, but no running recording enables minitrace.MethodCapture,"
+                + " so nothing is captured: record with jfc-profiles/minitrace.jfc or add +minitrace.MethodCapture#enabled=true"),
+                r.stderrLines());
+    }
+
+    /** The profiles users are told to use, as shipped (the module runs with its own folder as the working directory). */
+    static Path shippedProfile(String name) {
+        return Path.of("..", "jfc-profiles", name).toAbsolutePath().normalize();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"minitrace.jfc", "minitrace-light.jfc"})
+    void captureWorksWithTheShippedProfilesAsTheyAre(String profile, @TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("shipped.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent("include=fixture.capture.Calls::main,capture=fixture.capture.Calls"),
+                "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + shippedProfile(profile)), "fixture.capture.Calls");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertTrue(r.stdout().endsWith("sum 1099511627994\n"), r.stdout());
+        assertEquals("", r.stderr(), "no warning: the profile enables the event");
+        List<String> methods = new ArrayList<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            if (e.getEventType().getName().equals(EventNames.METHOD_CAPTURE)) {
+                String method = e.getString("method");
+                methods.add(method.substring(method.indexOf("::") + 2));
+                assertTrue(e.getStackTrace() != null && !e.getStackTrace().getFrames().isEmpty(), "with its stack trace");
+            }
+        }
+        methods.sort(null);
+        assertEquals(List.of("arrays", "fails", "flag", "half", "letter", "main", "nothing", "objects", "objects", "primitives",
+                "third"), methods);
     }
 }

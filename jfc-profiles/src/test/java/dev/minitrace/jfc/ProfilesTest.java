@@ -22,7 +22,7 @@ class ProfilesTest {
     /** The JDK and MiniTrace events both profiles enable. */
     private static final Set<String> COMMON = Set.of(
             "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer", "minitrace.MethodDefinition",
-            "minitrace.ClassDefinition",
+            "minitrace.ClassDefinition", "minitrace.MethodCapture",
             "jdk.GCConfiguration", "jdk.GarbageCollection", "jdk.GCPhasePause", "jdk.G1GarbageCollection",
             "jdk.ObjectAllocationSample", "jdk.ThreadStart", "jdk.ThreadEnd",
             "jdk.DataLoss", "jdk.ActiveRecording", "jdk.ActiveSetting", "jdk.JVMInformation");
@@ -54,7 +54,7 @@ class ProfilesTest {
         assertEquals("MiniTrace", c.getProvider());
         String description = c.getDescription();
         for (String event : new String[] {"minitrace.MethodBuffer", "minitrace.MethodEntry", "minitrace.LockAcquire", "minitrace.ObjectAlloc",
-                "minitrace.MethodDefinition", "jdk.ObjectAllocationSample"}) {
+                "minitrace.MethodDefinition", "minitrace.MethodCapture", "jdk.ObjectAllocationSample"}) {
             assertTrue(description.contains(event), () -> file + " description does not mention " + event + ": " + description);
         }
         assertTrue(description.contains(" ns"), "the description gives the measured cost per traced call");
@@ -78,7 +78,11 @@ class ProfilesTest {
     void settingsKeepTheTraceCompleteAndCheap(String file, String label, Set<String> enabled) throws Exception {
         Map<String, String> s = ProfileRecording.configuration(file).getSettings();
         for (String event : enabled) {
-            if (event.startsWith("minitrace.") || event.equals("jdk.ObjectAllocationSample") || event.equals("jdk.ThreadStart")) {
+            if (event.equals("minitrace.MethodCapture")) {
+                // Only the methods of capture= commit it; their stack trace is part of the capture.
+                assertEquals("true", s.get(event + "#stackTrace"), event);
+                assertEquals("0 ns", s.get(event + "#threshold"), event);
+            } else if (event.startsWith("minitrace.") || event.equals("jdk.ObjectAllocationSample") || event.equals("jdk.ThreadStart")) {
                 assertEquals("false", s.get(event + "#stackTrace"), event + " must not record stack traces");
             }
         }

@@ -19,7 +19,7 @@ import java.util.Map;
  * every level, with lock and allocation events on. Rounds are interleaved; each figure is the
  * median over rounds of each child's median batch.
  *
- * <p>Usage: {@code OverheadBench [--java JDK_HOME] [--rounds N] [--trees N] [--warmup N]}.
+ * <p>Usage: {@code OverheadBench [--java JDK_HOME] [--rounds N] [--trees N] [--warmup N] [--configs KEY,KEY...]}.
  */
 public final class OverheadBench {
     private static final String WORKLOAD = CallTreeWorkload.class.getName();
@@ -34,14 +34,16 @@ public final class OverheadBench {
         long trees = 2_000_000;
         long warmup = 1_000_000;
         int batches = 20;
+        java.util.Set<String> only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--configs" -> only = new java.util.HashSet<>(List.of(args[++i].split(",")));
                 case "--java" -> javaHome = Path.of(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--trees" -> trees = Long.parseLong(args[++i]);
                 case "--warmup" -> warmup = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (expected --java, --rounds, --trees, --warmup)");
+                        + " (expected --java, --rounds, --trees, --warmup, --configs)");
             }
         }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());
@@ -50,6 +52,7 @@ public final class OverheadBench {
         Path work = Files.createTempDirectory("mt-overhead");
         Path jfcMethods = writeJfc(work.resolve("methods.jfc"), false);
         Path jfcAll = writeJfc(work.resolve("all.jfc"), true);
+        Path jfcCapture = writeJfc(work.resolve("capture.jfc"), false, true);
         String plainFilter = WORKLOAD + "::recurse";
         String richFilter = WORKLOAD + "::recurseRich";
         Path jfr = work.resolve("run.jfr");
@@ -68,6 +71,10 @@ public final class OverheadBench {
         configs.put("c-events", new Config("as c, one JFR event per entry and exit (methods=events)", "plain",
                 List.of("-javaagent:" + agent + "=include=" + plainFilter + ",methods=events",
                         "-XX:StartFlightRecording:settings=" + jfcMethods + ",maxsize=0,filename=" + jfr)));
+        // The shipped profiles enable minitrace.MethodCapture; without capture= no method carries its code.
+        configs.put("c-cap", new Config("as c, minitrace.MethodCapture enabled as in the shipped profiles, no capture=", "plain",
+                List.of("-javaagent:" + agent + "=include=" + plainFilter,
+                        "-XX:StartFlightRecording:settings=" + jfcCapture + ",maxsize=0,filename=" + jfr)));
         if (feature >= 25) {
             configs.put("d", new Config("JEP 520 jdk.MethodTrace, no agent", "plain",
                     List.of("-XX:StartFlightRecording:settings=none,+jdk.MethodTrace#enabled=true,+jdk.MethodTrace#stackTrace=false,"
@@ -78,6 +85,18 @@ public final class OverheadBench {
                 List.of("-javaagent:" + agent + "=include=" + richFilter + ",events=method+lock+alloc",
                         "-XX:StartFlightRecording:settings=" + jfcAll + ",maxsize=0,filename=" + jfr)));
 
+        if (only != null) {
+            // a short run of the configurations asked for, with the baselines they need
+            boolean rich = false;
+            for (String key : only) {
+                rich |= configs.containsKey(key) && configs.get(key).mode.equals("rich");
+            }
+            for (String key : List.copyOf(configs.keySet())) {
+                if (!only.contains(key) && !key.equals("a") && !(rich && key.equals("a'"))) {
+                    configs.remove(key);
+                }
+            }
+        }
         System.out.printf(Locale.ROOT, "Tracing overhead: JDK %d, %d rounds, %,d call trees of depth %d measured after %,d warm-up%n",
                 feature, rounds, trees, CallTreeWorkload.DEPTH, warmup);
         Map<String, double[]> results = new LinkedHashMap<>();
@@ -97,7 +116,7 @@ public final class OverheadBench {
             }
         }
         double a = ChildJvm.median(results.get("a"));
-        double aRich = ChildJvm.median(results.get("a'"));
+        double aRich = results.containsKey("a'") ? ChildJvm.median(results.get("a'")) : Double.NaN;
         System.out.println();
         System.out.println("config    median ns/tree  ns per traced call (x - baseline)/10   description");
         for (Map.Entry<String, Config> e : configs.entrySet()) {
@@ -105,6 +124,17 @@ public final class OverheadBench {
             double base = e.getValue().mode.equals("rich") ? aRich : a;
             System.out.printf(Locale.ROOT, "%-8s  %14.1f  %36.2f   %s%n", e.getKey(), x,
                     (x - base) / CallTreeWorkload.DEPTH, e.getValue().description);
+        }
+        if (results.containsKey("c") && results.containsKey("c-cap")) {
+            double[] ratios = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                ratios[r] = results.get("c-cap")[r] / results.get("c")[r];
+            }
+            System.out.printf(Locale.ROOT, "%nMethodCapture enabled, no capture= (c-cap / c, median of per-round ratios): %.3f%n",
+                    ChildJvm.median(ratios));
+        }
+        if (!results.containsKey("b") || !results.containsKey("c")) {
+            return;
         }
         double b = ChildJvm.median(results.get("b"));
         double c = ChildJvm.median(results.get("c"));
@@ -121,6 +151,10 @@ public final class OverheadBench {
     }
 
     private static Path writeJfc(Path file, boolean locksAndAllocs) throws IOException {
+        return writeJfc(file, locksAndAllocs, false);
+    }
+
+    private static Path writeJfc(Path file, boolean locksAndAllocs, boolean capture) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<configuration version=\"2.0\" label=\"bench\">\n");
         List<String> events = new ArrayList<>(List.of("minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer"));
@@ -130,6 +164,10 @@ public final class OverheadBench {
         for (String ev : events) {
             sb.append("  <event name=\"").append(ev).append("\"><setting name=\"enabled\">true</setting>")
                     .append("<setting name=\"stackTrace\">false</setting><setting name=\"threshold\">0 ns</setting></event>\n");
+        }
+        if (capture) {
+            sb.append("  <event name=\"minitrace.MethodCapture\"><setting name=\"enabled\">true</setting>")
+                    .append("<setting name=\"stackTrace\">true</setting><setting name=\"threshold\">0 ns</setting></event>\n");
         }
         for (String definitions : List.of("minitrace.MethodDefinition", "minitrace.ClassDefinition")) {
             sb.append("  <event name=\"").append(definitions).append("\"><setting name=\"enabled\">true</setting>")

@@ -9,6 +9,7 @@ import org.objectweb.asm.Type;
  * Capture of a method named by {@code capture=} (never a constructor or static initializer):
  * <pre>
  *   if (Capture.on) Capture.enter(id, this|null, new Object[] {args…});   // at the start
+ *       (a parameter redacted by position or name: Redaction.REDACTED in its place)
  *   Capture.returnedX(value, id[, kind]) before each return (the value duplicated)
  *   catch-all handler: Capture.threw(exception, id); athrow
  * </pre>
@@ -27,14 +28,24 @@ final class CaptureAdapter extends MethodVisitor {
     private final String descriptor;
     private final boolean frames;
     private final Label start = new Label();
+    /** Parameters (0-based) replaced by {@code Redaction.REDACTED} in the argument array; null: none. */
+    private final boolean[] redacted;
 
     CaptureAdapter(MethodVisitor next, int methodId, int access, String descriptor, boolean frames) {
+        this(next, methodId, access, descriptor, frames, null);
+    }
+
+    CaptureAdapter(MethodVisitor next, int methodId, int access, String descriptor, boolean frames, boolean[] redacted) {
         super(Opcodes.ASM9, next);
         this.methodId = methodId;
         this.isStatic = (access & Opcodes.ACC_STATIC) != 0;
         this.descriptor = descriptor;
         this.frames = frames;
+        this.redacted = redacted;
     }
+
+    /** Owner of the placeholder of a redacted parameter. */
+    static final String REDACTION = "dev/minitrace/injector/runtime/Redaction";
 
     @Override
     public void visitCode() {
@@ -55,8 +66,13 @@ final class CaptureAdapter extends MethodVisitor {
         for (int i = 0; i < args.length; i++) {
             super.visitInsn(Opcodes.DUP);
             Hooks.push(mv, i);
-            super.visitVarInsn(args[i].getOpcode(Opcodes.ILOAD), slot);
-            box(args[i]);
+            if (redacted != null && redacted[i]) {
+                // The value never reaches the hooks, so neither its toString nor its text can leak.
+                super.visitFieldInsn(Opcodes.GETSTATIC, REDACTION, "REDACTED", "Ljava/lang/Object;");
+            } else {
+                super.visitVarInsn(args[i].getOpcode(Opcodes.ILOAD), slot);
+                box(args[i]);
+            }
             super.visitInsn(Opcodes.AASTORE);
             slot += args[i].getSize();
         }

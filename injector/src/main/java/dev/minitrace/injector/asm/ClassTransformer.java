@@ -2,6 +2,7 @@ package dev.minitrace.injector.asm;
 
 import dev.minitrace.injector.filter.MethodSelector;
 import dev.minitrace.injector.runtime.MethodRegistry;
+import dev.minitrace.injector.runtime.Redaction;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,6 +29,8 @@ public final class ClassTransformer {
     private final boolean allocEvents;
     /** Methods whose calls are captured (never constructors or static initializers); null: none. */
     private final MethodSelector capture;
+    /** What captures never write: its parameter rules are applied here, once per rewritten method. */
+    private final Redaction redaction;
 
     /** Creates a transformer for the given selection and event kinds. */
     public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents) {
@@ -37,6 +40,13 @@ public final class ClassTransformer {
     /** Creates a transformer for the given selection, event kinds and captured methods ({@code capture} may be null). */
     public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents,
             MethodSelector capture) {
+        this(selector, methodEvents, lockEvents, allocEvents, capture, Redaction.defaults());
+    }
+
+    /** As above, with the redaction rules of the captured methods' parameters. */
+    public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents,
+            MethodSelector capture, Redaction redaction) {
+        this.redaction = redaction;
         this.selector = selector;
         this.methodEvents = methodEvents;
         this.lockEvents = lockEvents;
@@ -90,7 +100,7 @@ public final class ClassTransformer {
         reader.accept(plan, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
         Map<String, Integer> localIndex = new HashMap<>();
         java.util.Set<String> boundaries = new java.util.HashSet<>();
-        java.util.Set<String> captured = new java.util.HashSet<>();
+        Map<String, boolean[]> captured = new HashMap<>();
         List<String[]> traced = new ArrayList<>();
         List<Integer> access = new ArrayList<>();
         for (int i = 0; i < plan.names.size(); i++) {
@@ -110,7 +120,7 @@ public final class ClassTransformer {
                 boundaries.add(key);
             }
             if (isCaptured) {
-                captured.add(key);
+                captured.put(key, null);
             }
             localIndex.put(key, traced.size());
             traced.add(new String[] {className, name, plan.descriptors.get(i)});
@@ -118,6 +128,9 @@ public final class ClassTransformer {
         }
         if (traced.isEmpty()) {
             return null;
+        }
+        if (!captured.isEmpty() && redaction.hasParameterRules()) {
+            redactParameters(reader, className, plan, captured);
         }
         BytecodeOffsets offsets = BytecodeOffsets.decode(classBytes);
         int[] methodIds = new int[traced.size()];
@@ -128,6 +141,24 @@ public final class ClassTransformer {
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         reader.accept(new Rewriter(writer, localIndex, boundaries, captured, methodIds, offsets), 0);
         return new Result(writer.toByteArray(), methodIds, traced, access);
+    }
+
+    /**
+     * Decides, for each captured method, which parameters are never handed to the hooks. Names
+     * come from the MethodParameters attribute ({@code javac -parameters}) or else from the
+     * LocalVariableTable ({@code javac -g}); a class file with neither gives the name rules
+     * nothing to match, and only position rules apply to it.
+     */
+    private void redactParameters(ClassReader reader, String className, Plan plan, Map<String, boolean[]> captured) {
+        Map<String, String[]> names = redaction.hasNameRules() ? ParameterNames.read(reader, captured.keySet()) : Map.of();
+        for (int i = 0; i < plan.names.size(); i++) {
+            String key = plan.names.get(i) + plan.descriptors.get(i);
+            if (captured.containsKey(key)) {
+                int count = org.objectweb.asm.Type.getArgumentTypes(plan.descriptors.get(i)).length;
+                captured.put(key, redaction.redactedParameters(className, plan.classAnnotations, plan.names.get(i),
+                        plan.methodAnnotations.get(i), count, names.get(key)));
+            }
+        }
     }
 
     /** First pass: methods, their access flags and (when filters need them) annotations. */
@@ -178,7 +209,7 @@ public final class ClassTransformer {
     private final class Rewriter extends ClassVisitor {
         private final Map<String, Integer> localIndex;
         private final java.util.Set<String> boundaries;
-        private final java.util.Set<String> captured;
+        private final Map<String, boolean[]> captured;
         private final int[] ids;
         private final BytecodeOffsets offsets;
         private String owner;
@@ -186,7 +217,7 @@ public final class ClassTransformer {
         private boolean classLiterals;
 
         Rewriter(ClassVisitor next, Map<String, Integer> localIndex, java.util.Set<String> boundaries,
-                java.util.Set<String> captured, int[] ids, BytecodeOffsets offsets) {
+                Map<String, boolean[]> captured, int[] ids, BytecodeOffsets offsets) {
             super(Opcodes.ASM9, next);
             this.localIndex = localIndex;
             this.boundaries = boundaries;
@@ -216,9 +247,9 @@ public final class ClassTransformer {
                 throw new IllegalStateException("no Code attribute for " + name + descriptor);
             }
             Position position = new Position();
-            if (captured.contains(name + descriptor)) {
+            if (captured.containsKey(name + descriptor)) {
                 // Innermost: the other adapters never see the capture code.
-                mv = new CaptureAdapter(mv, ids[index], access, descriptor, frames);
+                mv = new CaptureAdapter(mv, ids[index], access, descriptor, frames, captured.get(name + descriptor));
             }
             if (!boundaries.contains(name + descriptor)) {
                 return new InstructionCounter(mv, code, position);

@@ -9,7 +9,7 @@ import java.time.Duration;
  * <pre>
  *   cmd=start|stop          what to do
  *   reply=TOKEN             the answer goes to the system property minitrace.reply.TOKEN
- *   options=AGENT_OPTIONS   start: the agent options (include=, exclude=, events=, capture=, verbose)
+ *   options=AGENT_OPTIONS   start: the agent options (include=, exclude=, events=, capture=, redact=, verbose)
  *   jfc=FILE                start: the recording's settings (absent: every minitrace event on)
  *   out=FILE                start: where the recording is written when tracing ends
  *   duration=MILLIS         start: end by itself after this long (absent or 0: until stopped)

@@ -2,6 +2,7 @@ package dev.minitrace.injector.attach;
 
 import dev.minitrace.injector.AgentOptions;
 import dev.minitrace.injector.TraceTransformer;
+import dev.minitrace.injector.runtime.Capture;
 import dev.minitrace.injector.runtime.Enablement;
 import dev.minitrace.injector.runtime.Trace;
 import dev.minitrace.injector.runtime.TraceClock;
@@ -114,6 +115,8 @@ public final class AttachSession implements FlightRecorderListener {
         AttachSession session = new AttachSession(instrumenter, recording, out, partial);
         long t0 = System.nanoTime();
         Enablement.initializeEventClasses();
+        Capture.redact(options.redaction());
+        Capture.requested(!options.captures().isEmpty());
         Enablement.install();
         instrumenter.install();
         int classes;

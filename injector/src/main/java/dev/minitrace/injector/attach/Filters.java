@@ -51,7 +51,7 @@ public final class Filters implements FlightRecorderListener {
             staticSelector = instrumenter.transformer().selector();
             applied = "";
         }
-        FilterSetting.listen(value -> changed());
+        FilterSetting.listen(value -> changedLater());
         FlightRecorder.addListener(LISTENER);
     }
 
@@ -98,6 +98,36 @@ public final class Filters implements FlightRecorderListener {
         return String.join(";", union);
     }
 
+    /**
+     * The setting callback: JFR may call it while registering an event class, holding its metadata
+     * lock, and asking JFR for the recordings then needs the recorder lock, which JFR's periodic
+     * flush holds while it waits for the metadata lock (a start-up hang seen on JDK 25). So this
+     * path never calls into JFR: the worker looks.
+     */
+    private static void changedLater() {
+        if (target == null) {
+            return;
+        }
+        try {
+            worker().execute(Filters::apply);
+        } catch (Throwable ignored) {
+            // a worker shut down with the JVM
+        }
+    }
+
+    private static ExecutorService worker() {
+        synchronized (WORKER_LOCK) {
+            if (worker == null) {
+                worker = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "minitrace-filter");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            return worker;
+        }
+    }
+
     private static void changed() {
         if (target == null) {
             return;
@@ -112,16 +142,7 @@ public final class Filters implements FlightRecorderListener {
         } catch (Throwable t) {
             return;
         }
-        synchronized (WORKER_LOCK) {
-            if (worker == null) {
-                worker = Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "minitrace-filter");
-                    t.setDaemon(true);
-                    return t;
-                });
-            }
-            w = worker;
-        }
+        w = worker();
         w.execute(Filters::apply);
     }
 

@@ -17,6 +17,9 @@ import dev.minitrace.events.MethodCaptureEvent;
 public final class Capture {
     /** True when a running recording may enable {@code minitrace.MethodCapture}; read by instrumented code. */
     public static volatile boolean on;
+    /** Whether the agent was given methods to capture (then a recording without the event is worth a warning). */
+    private static volatile boolean requested;
+    private static boolean warned;
 
     private Capture() {
     }
@@ -140,7 +143,7 @@ public final class Capture {
                     if (thrown != null) {
                         e.thrown = ValueText.thrown(thrown);
                     } else {
-                        e.returnValue = rendered ? (String) value : ValueText.of(value);
+                        e.returnValue = rendered ? ValueText.checked((String) value) : ValueText.of(value);
                     }
                     e.commit();
                 }
@@ -149,6 +152,29 @@ public final class Capture {
             }
         } catch (Throwable ignored) {
             // Capturing must never change the application's behaviour.
+        }
+    }
+
+    /** Applies {@code redaction} to every value captured from now on; called when an agent starts. */
+    public static void redact(Redaction redaction) {
+        ValueText.redact(redaction);
+    }
+
+    /** Records whether {@code capture=} named methods; called when an agent starts. */
+    public static void requested(boolean methodsNamed) {
+        requested = methodsNamed;
+    }
+
+    /**
+     * Called by {@link Enablement} when recordings run but none enables the event: a user who gave
+     * {@code capture=} would otherwise get an empty result and no hint, so say it once.
+     */
+    static synchronized void noRecordingEnables() {
+        if (requested && !warned) {
+            warned = true;
+            System.err.println("minitrace: capture= names methods, but no running recording enables minitrace.MethodCapture,"
+                    + " so nothing is captured: record with jfc-profiles/minitrace.jfc or add +minitrace.MethodCapture#enabled=true");
+            System.err.flush();
         }
     }
 

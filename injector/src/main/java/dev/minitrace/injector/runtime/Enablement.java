@@ -163,7 +163,11 @@ public final class Enablement implements FlightRecorderListener {
                     || on(LockReleaseEvent.class, LockReleaseEvent.NAME, running);
             boolean alloc = on(ObjectAllocEvent.class, ObjectAllocEvent.NAME, running);
             Trace.setEnabled(method, buffer, lock, alloc);
-            Capture.setEnabled(on(MethodCaptureEvent.class, MethodCaptureEvent.NAME, running));
+            boolean capture = on(MethodCaptureEvent.class, MethodCaptureEvent.NAME, running);
+            Capture.setEnabled(capture);
+            if (!capture && !running.isEmpty()) {
+                Capture.noRecordingEnables();
+            }
         } catch (Throwable t) {
             // Never let a listener failure reach JFR; keep the previous flags.
         }

@@ -7,6 +7,10 @@ package dev.minitrace.injector.runtime;
  * (or overflows the stack by recursing) gives {@code <Type.toString() threw X>}. Every value is cut
  * to {@value #MAX_CHARS} characters. The caller marks its thread busy first, so whatever the
  * application's {@code toString} runs commits no MiniTrace event.
+ *
+ * <p>The {@link Redaction} rules apply to each value: one of a redacted type is never rendered
+ * (its {@code toString} does not run), and a text that matches a redacted pattern is replaced as a
+ * whole, checked before it is cut so that no part of a secret is written.
  */
 final class ValueText {
     /** Longest rendering of one value. */
@@ -14,29 +18,51 @@ final class ValueText {
     /** Array elements shown before {@code ...}. */
     static final int MAX_ELEMENTS = 16;
 
+    /** The rules in force; replaced only when an agent starts (premain or an attach session). */
+    private static volatile Redaction rules = Redaction.defaults();
+
     private ValueText() {
+    }
+
+    /** Uses {@code redaction} for every value rendered from now on. */
+    static void redact(Redaction redaction) {
+        rules = redaction;
     }
 
     /** The bounded text of {@code value}. */
     static String of(Object value) {
+        Redaction r = rules;
+        if (value == Redaction.REDACTED || value != null && r.redactsType(value.getClass())) {
+            return Redaction.TEXT;
+        }
         String s;
         try {
             s = render(value);
         } catch (Throwable t) {
             s = "<" + typeName(value) + ".toString() threw " + t.getClass().getName() + ">";
         }
-        return bound(s);
+        return r.redactsText(s) ? Redaction.TEXT : bound(s);
+    }
+
+    /** {@code text} (a rendered primitive) unless a redacted pattern matches it. */
+    static String checked(String text) {
+        return rules.redactsText(text) ? Redaction.TEXT : text;
     }
 
     /** {@code Type: message} of an exception; a throwing {@code getMessage} gives just the type. */
     static String thrown(Throwable t) {
+        Redaction r = rules;
+        if (r.redactsType(t.getClass())) {
+            return Redaction.TEXT;
+        }
         String message;
         try {
             message = t.getMessage();
         } catch (Throwable e) {
             message = "<getMessage() threw " + e.getClass().getName() + ">";
         }
-        return bound(message == null ? t.getClass().getName() : t.getClass().getName() + ": " + message);
+        String s = message == null ? t.getClass().getName() : t.getClass().getName() + ": " + message;
+        return r.redactsText(s) ? t.getClass().getName() + ": " + Redaction.TEXT : bound(s);
     }
 
     private static String render(Object value) {
