@@ -115,6 +115,11 @@ public final class ConvertCommand implements Callable<Integer> {
             throw new CliException("cannot convert " + in + " to " + out + ": " + e.getMessage(), ExitCodes.FAILED);
         } catch (IOException e) {
             throw new CliException("cannot convert " + in + ": " + e.getMessage(), ExitCodes.FAILED);
+        } catch (OutOfMemoryError e) {
+            // The records that wait fit any bound (they spill), but what the reader must hold at once
+            // does not: a chunk's constant pools (JDK 25 puts the packed records' strings there).
+            throw new CliException("cannot convert " + in + " within --memory " + memory + " (" + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MB heap): a chunk's constant pools need more; run again with a larger --memory, e.g. --memory 2g", ExitCodes.FAILED);
         }
         for (String w : report.warnings()) {
             err.println("convert: warning: " + w);
