@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code mt convert IN.jfr OUT.mtlog}: converts a JFR recording to MiniTracing's {@code .mtlog}. */
-@Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
         description = {"Converts a JFR recording to MiniTracing's fragmented binary log (.mtlog).",
             "OUT is written to a temporary file next to it and renamed when complete;",
             "an existing OUT is replaced."},
