@@ -37,7 +37,20 @@ public final class ChunkConstants {
     final Table symbols = new Table();
     String[] symbol = new String[0];
     final Table strings = new Table();
+    /** A string-pool entry's text, when it is kept as text (null, empty, or resolved from another entry). */
     String[] string = new String[0];
+    /**
+     * Otherwise where its text is in the chunk: encoding ({@link ChunkInput#STRING_UTF8},
+     * {@code LATIN1} or {@code CHAR_ARRAY}; 0 when kept as text), chunk offset, chars and bytes. JDK 25
+     * puts the packed records' strings in the pool, hundreds of MB a chunk: they are read when used.
+     */
+    byte[] stringEncoding = new byte[0];
+    long[] stringAt = new long[0];
+    int[] stringChars = new int[0];
+    int[] stringBytes = new int[0];
+    /** Reads pooled text from the chunk. */
+    ChunkInput input;
+    private byte[] scratch = new byte[1024];
     final Table gcNames = new Table();
     String[] gcName = new String[0];
     final Table gcCauses = new Table();
@@ -214,6 +227,63 @@ public final class ChunkConstants {
     /** @return the string-pool entry ({@code java.lang.String} pool), or {@code null} */
     public String string(long stringRef) {
         int r = strings.index.get(stringRef);
-        return r < 0 ? null : string[r];
+        if (r < 0) {
+            return null;
+        }
+        return stringEncoding[r] == 0 ? string[r] : readPlaced(r);
+    }
+
+    void stringText(int row, String s) {
+        string[row] = s;
+        stringEncoding[row] = 0;
+    }
+
+    void stringPlace(int row, byte encoding, long chunkOffset, int chars, int bytes) {
+        string[row] = null;
+        stringEncoding[row] = encoding;
+        stringAt[row] = chunkOffset;
+        stringChars[row] = chars;
+        stringBytes[row] = bytes;
+    }
+
+    /** The text of a placed entry, read from the chunk (not kept: a chunk's pool can exceed the heap). */
+    private String readPlaced(int r) {
+        int n = stringBytes[r];
+        if (scratch.length < n) {
+            scratch = new byte[Math.max(n, scratch.length * 2)];
+        }
+        try {
+            input.readAt(stringAt[r], scratch, n);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        switch (stringEncoding[r]) {
+            case ChunkInput.STRING_UTF8:
+                return new String(scratch, 0, n, java.nio.charset.StandardCharsets.UTF_8);
+            case ChunkInput.STRING_LATIN1:
+                return new String(scratch, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+            default: {
+                // char array: one varint per char (or two bytes when integers are not compressed)
+                char[] c = new char[stringChars[r]];
+                int p = 0;
+                for (int i = 0; i < c.length; i++) {
+                    if (input.compressed) {
+                        int v = 0;
+                        for (int shift = 0; ; shift += 7) {
+                            byte b = scratch[p++];
+                            v |= (b & 0x7F) << shift;
+                            if (b >= 0 || shift >= 14) {
+                                break;
+                            }
+                        }
+                        c[i] = (char) v;
+                    } else {
+                        c[i] = (char) ((scratch[p] & 0xFF) << 8 | scratch[p + 1] & 0xFF);
+                        p += 2;
+                    }
+                }
+                return new String(c);
+            }
+        }
     }
 }

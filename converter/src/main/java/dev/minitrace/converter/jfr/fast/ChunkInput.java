@@ -73,6 +73,70 @@ final class ChunkInput {
         limit = n;
     }
 
+    /** Chunk offset where the region being streamed ends, or -1 when not streaming. */
+    private long streamEnd = -1;
+
+    /**
+     * Reads {@code [chunkOffset, chunkOffset + length)} (clipped to the chunk) through the island
+     * a window at a time, from its start: for checkpoint events, which JDK 25 fills with the packed
+     * records' strings (230 MB in one event of a real recording). Reads past the window load the
+     * next part; positions are then only meaningful as {@link #position()}.
+     */
+    void stream(long chunkOffset, long length) throws JfrFormatException {
+        streamEnd = Math.min(chunkSize, chunkOffset + length);
+        buf = island;
+        base = chunkOffset;
+        pos = 0;
+        limit = 0;
+        more(0);
+    }
+
+    /** The streamed region was read. */
+    void endStream() {
+        streamEnd = -1;
+    }
+
+    /** The chunk offset of the next byte. */
+    long position() {
+        return base + pos;
+    }
+
+    /**
+     * While streaming: loads the region's bytes from {@link #position()} on, at least {@code need}
+     * of them (a window, or more for one larger item); false when the region has fewer left.
+     */
+    private boolean more(int need) throws JfrFormatException {
+        if (streamEnd < 0) {
+            return false;
+        }
+        long from = base + pos;
+        long left = streamEnd - from;
+        if (left < need) {
+            return false;
+        }
+        int n = (int) Math.min(left, Math.max(WINDOW, need));
+        if (island.length < n + SLACK) {
+            island = new byte[n + SLACK];
+        }
+        try {
+            source.load(header, from, island, n);
+        } catch (JfrFormatException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new JfrFormatException(chunkIndex, chunkFileOffset + from, "cannot read the chunk: " + e.getMessage(), e);
+        }
+        buf = island;
+        base = from;
+        pos = 0;
+        limit = n;
+        return true;
+    }
+
+    /** Reads {@code n} bytes at chunk offset {@code chunkOffset} into {@code dst} (a pooled string's text). */
+    void readAt(long chunkOffset, byte[] dst, int n) throws IOException {
+        source.load(header, chunkOffset, dst, n);
+    }
+
     /** Lets go of an island grown for a large constant-pool event once the pools are read (they are copied out). */
     void trimIsland() {
         if (island.length > WINDOW + SLACK) {
@@ -124,13 +188,14 @@ final class ChunkInput {
 
     /** Throws unless {@code n} more bytes are available in the chunk. */
     void require(long n, String what) throws JfrFormatException {
-        if (n < 0 || n > limit - pos) {
-            throw error(what + ": " + n + " bytes declared, " + (limit - pos) + " left in the chunk");
+        long left = streamEnd >= 0 ? streamEnd - (base + pos) : limit - pos;
+        if (n < 0 || n > left) {
+            throw error(what + ": " + n + " bytes declared, " + left + " left in the chunk");
         }
     }
 
     byte readByte() throws JfrFormatException {
-        if (pos >= limit) {
+        if (pos >= limit && !more(1)) {
             throw error("Unexpected end of chunk");
         }
         return buf[pos++];
@@ -163,7 +228,10 @@ final class ChunkInput {
     long readFixed(int bytes) throws JfrFormatException {
         int p = pos;
         if (bytes > limit - p) {
-            throw error("Unexpected end of chunk reading a " + bytes + "-byte integer");
+            if (!more(bytes)) {
+                throw error("Unexpected end of chunk reading a " + bytes + "-byte integer");
+            }
+            p = pos;
         }
         byte[] b = buf;
         long v = 0;
@@ -298,6 +366,12 @@ final class ChunkInput {
     }
 
     void skip(int n) throws JfrFormatException {
+        if (n >= 0 && n > limit - pos && streamEnd >= 0 && base + pos + n <= streamEnd) {
+            base += pos + n; // loaded by the next read
+            pos = 0;
+            limit = 0;
+            return;
+        }
         if (n < 0 || n > limit - pos) {
             throw error("Unexpected end of chunk skipping " + n + " bytes");
         }
@@ -339,6 +413,7 @@ final class ChunkInput {
             case STRING_UTF8: {
                 int n = readInt();
                 require(n, "UTF-8 string");
+                loaded(n);
                 String s = new String(buf, pos, n, StandardCharsets.UTF_8);
                 pos += n;
                 return s;
@@ -346,6 +421,7 @@ final class ChunkInput {
             case STRING_LATIN1: {
                 int n = readInt();
                 require(n, "Latin-1 string");
+                loaded(n);
                 String s = new String(buf, pos, n, StandardCharsets.ISO_8859_1);
                 pos += n;
                 return s;
@@ -362,6 +438,50 @@ final class ChunkInput {
             }
             default:
                 throw error(at, "Unknown string encoding " + encoding, null);
+        }
+    }
+
+    /** While streaming, makes sure {@code n} bytes from {@code pos} are in the buffer ({@link #require} checked them). */
+    private void loaded(int n) throws JfrFormatException {
+        if (n > limit - pos && !more(n)) {
+            throw error("Unexpected end of chunk reading " + n + " bytes");
+        }
+    }
+
+    /**
+     * Reads a string-pool entry: its text's place in the chunk, not the text (JDK 25 puts whole
+     * packed-record strings in the pool; {@link ChunkConstants#string} reads one when asked).
+     * A reference to another entry sets {@link #stringWasRef} as {@link #readString()} does.
+     */
+    void readStringPlace(ChunkConstants out, int row) throws JfrFormatException {
+        stringWasRef = false;
+        int at = pos;
+        byte encoding = readByte();
+        switch (encoding) {
+            case STRING_NULL -> out.stringText(row, null);
+            case STRING_EMPTY -> out.stringText(row, "");
+            case STRING_CONSTANT_POOL -> {
+                lastStringRef = readLong();
+                stringWasRef = true;
+                out.stringText(row, null);
+            }
+            case STRING_UTF8, STRING_LATIN1 -> {
+                int n = readInt();
+                require(n, "string");
+                long at0 = base + pos;
+                skip(n);
+                out.stringPlace(row, encoding, at0, n, n);
+            }
+            case STRING_CHAR_ARRAY -> {
+                int n = readInt();
+                require(n, "char-array string");
+                long at0 = base + pos;
+                for (int i = 0; i < n; i++) {
+                    skipInteger(2);
+                }
+                out.stringPlace(row, encoding, at0, n, (int) (base + pos - at0));
+            }
+            default -> throw error(at, "Unknown string encoding " + encoding, null);
         }
     }
 

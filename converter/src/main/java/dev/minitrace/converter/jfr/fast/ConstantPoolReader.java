@@ -43,6 +43,7 @@ final class ConstantPoolReader {
 
     void read(ChunkInput in, ChunkHeader header, Metadata metadata, ChunkConstants out) throws IOException {
         out.clear();
+        out.input = in;
         fixupCount = 0;
         // Per type id: which pool kind it is, and for each of its fields which column (-1 skip).
         int[][] plans = new int[POOL_TYPES.length][];
@@ -62,18 +63,18 @@ final class ConstantPoolReader {
                 throw in.errorAtChunkOffset(offset, "Checkpoint chain loops");
             }
             in.island(offset, 16);
-            int start = 0;
             long delta;
             try {
                 long size = in.readInt(); // an int: 4 bytes when integers are not compressed
                 if (size <= 0 || size > in.chunkSize - offset) {
-                    throw in.error(start, "Checkpoint event size " + size + " outside the chunk", null);
+                    throw in.errorAtChunkOffset(offset, "Checkpoint event size " + size + " outside the chunk");
                 }
-                in.island(offset, size);
+                // a window at a time: JDK 25 fills checkpoints with the packed records' strings
+                in.stream(offset, size);
                 in.readInt();
                 long typeId = in.readLong();
                 if (typeId != 1) {
-                    throw in.error(start, "Expected a checkpoint event (type id 1) but found type id " + typeId, null);
+                    throw in.errorAtChunkOffset(offset, "Expected a checkpoint event (type id 1) but found type id " + typeId);
                 }
                 in.readLong(); // start time
                 in.readLong(); // duration
@@ -81,18 +82,20 @@ final class ConstantPoolReader {
                 in.readByte(); // checkpoint type (flush, ...)
                 int poolCount = in.readInt();
                 in.require(poolCount, "Checkpoint pool count");
-                int end = start + (int) size;
+                long end = offset + size;
                 for (int p = 0; p < poolCount; p++) {
                     readPool(in, metadata, poolTypeIds, plans, out, end);
                 }
-                if (in.pos != end) {
-                    throw in.error(start, "Checkpoint content ends at " + (in.chunkFileOffset + in.base + in.pos)
-                            + ", not at its declared size " + size, null);
+                if (in.position() != end) {
+                    throw in.errorAtChunkOffset(offset, "Checkpoint content ends at " + (in.chunkFileOffset + in.position())
+                            + ", not at its declared size " + size);
                 }
             } catch (JfrFormatException e) {
                 throw e;
             } catch (RuntimeException e) {
-                throw in.error(start, "Corrupt checkpoint event: " + e, e);
+                throw new JfrFormatException(in.chunkIndex, in.chunkFileOffset + offset, "Corrupt checkpoint event: " + e, e);
+            } finally {
+                in.endStream();
             }
             if (delta == 0) {
                 break;
@@ -123,18 +126,18 @@ final class ConstantPoolReader {
     }
 
     private void readPool(ChunkInput in, Metadata metadata, long[] poolTypeIds, int[][] plans,
-                          ChunkConstants out, int end) throws JfrFormatException {
-        int at = in.pos;
+                          ChunkConstants out, long end) throws JfrFormatException {
+        long at = in.position();
         long typeId = in.readLong();
         JfrType type = metadata.byId(typeId);
         if (type == null) {
-            throw in.error(at, "Constant pool of unknown type id " + typeId, null);
+            throw in.errorAtChunkOffset(at, "Constant pool of unknown type id " + typeId);
         }
         int count = in.readInt();
         // Each entry has at least a one-byte key: check before sizing tables for it.
-        if (count < 0 || count > end - in.pos) {
-            throw in.error(at, "Constant pool " + type.name + " declares " + count
-                    + " entries, more than its checkpoint's remaining " + (end - in.pos) + " bytes", null);
+        if (count < 0 || count > end - in.position()) {
+            throw in.errorAtChunkOffset(at, "Constant pool " + type.name + " declares " + count
+                    + " entries, more than its checkpoint's remaining " + (end - in.position()) + " bytes");
         }
         int kind = -1;
         for (int k = 0; k < poolTypeIds.length; k++) {
@@ -155,9 +158,8 @@ final class ConstantPoolReader {
             for (int j = 0; j < count; j++) {
                 long key = in.readLong();
                 if (kind == POOL_STRING) {
-                    String s = in.readString();
                     int row = out.strings.rowFor(key);
-                    out.string[row] = s;
+                    in.readStringPlace(out, row);
                     if (in.stringWasRef) {
                         addFixup(kind, row, 0, in.lastStringRef);
                     }
@@ -298,7 +300,12 @@ final class ConstantPoolReader {
             case POOL_STRING -> {
                 int n = out.strings.capacityNeeded(more);
                 if (n > out.string.length) {
-                    out.string = Arrays.copyOf(out.string, grow(out.string.length, n));
+                    int m = grow(out.string.length, n);
+                    out.string = Arrays.copyOf(out.string, m);
+                    out.stringEncoding = Arrays.copyOf(out.stringEncoding, m);
+                    out.stringAt = Arrays.copyOf(out.stringAt, m);
+                    out.stringChars = Arrays.copyOf(out.stringChars, m);
+                    out.stringBytes = Arrays.copyOf(out.stringBytes, m);
                 }
             }
             case POOL_GC_NAME -> {
@@ -346,7 +353,7 @@ final class ConstantPoolReader {
                     }
                 }
                 case POOL_SYMBOL -> out.symbol[row] = s;
-                case POOL_STRING -> out.string[row] = s;
+                case POOL_STRING -> out.stringText(row, s);
                 case POOL_GC_NAME -> out.gcName[row] = s;
                 case POOL_GC_CAUSE -> out.gcCause[row] = s;
                 default -> { }
