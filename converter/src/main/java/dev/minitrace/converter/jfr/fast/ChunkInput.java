@@ -114,7 +114,7 @@ final class ChunkInput {
         if (left < need) {
             return false;
         }
-        int n = (int) Math.min(left, Math.max(WINDOW, need));
+        int n = (int) Math.min(left, Math.max(Math.max(windowSize, SLACK), need));
         if (island.length < n + SLACK) {
             island = new byte[n + SLACK];
         }
