@@ -107,9 +107,7 @@ class EdgeCaseTest {
                 }
             }
         }
-        String old = System.getProperty("minitrace.maxPendingEvents");
-        System.setProperty("minitrace.maxPendingEvents", "300");
-        try {
+        SystemProperties.with("minitrace.maxPendingEvents", "300", () -> {
             Path out = dir.resolve("window.mtlog");
             ConversionReport report = convert(in, out, false);
             MtlogContent c = MtlogContent.read(out);
@@ -141,13 +139,7 @@ class EdgeCaseTest {
                 }
                 assertEquals(Oracles.recordingFile(dir.resolve("s.jfr")), sc.traceCounts());
             }
-        } finally {
-            if (old == null) {
-                System.clearProperty("minitrace.maxPendingEvents");
-            } else {
-                System.setProperty("minitrace.maxPendingEvents", old);
-            }
-        }
+        });
     }
 
     @Test

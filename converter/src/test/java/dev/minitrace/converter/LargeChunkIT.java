@@ -59,9 +59,7 @@ class LargeChunkIT {
         if (name.equals("one-large-chunk")) {
             assertEquals(1, chunks, "the workload fits one chunk of 200 MB");
         }
-        String old = System.getProperty("minitrace.maxPendingEvents");
-        System.setProperty("minitrace.maxPendingEvents", bound);
-        try {
+        SystemProperties.with("minitrace.maxPendingEvents", bound, () -> {
             for (boolean global : new boolean[] {false, true}) {
                 Path out = dir.resolve(name + "-" + global + ".mtlog");
                 ConvertOptions o = new ConvertOptions(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
@@ -75,13 +73,7 @@ class LargeChunkIT {
                 }
                 Files.delete(out);
             }
-        } finally {
-            if (old == null) {
-                System.clearProperty("minitrace.maxPendingEvents");
-            } else {
-                System.setProperty("minitrace.maxPendingEvents", old);
-            }
-        }
+        });
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(List.of(), files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".spill") || n.endsWith(".tmp")).toList());
         }

@@ -122,9 +122,7 @@ class LateBuffersAtScaleTest {
     @Test
     void everyThreadExactInBothLayoutsWhileSpilling() throws Exception {
         assertEquals(CHUNKS, JfrChunks.scan(recording).chunks().size());
-        String old = System.getProperty("minitrace.maxPendingEvents");
-        System.setProperty("minitrace.maxPendingEvents", "5000");
-        try {
+        SystemProperties.with("minitrace.maxPendingEvents", "5000", () -> {
             for (boolean global : new boolean[] {false, true}) {
                 List<String> want = expected(global);
                 Path out = dir.resolve("late-" + global + ".mtlog");
@@ -141,13 +139,7 @@ class LateBuffersAtScaleTest {
                 assertEquals((long) THREADS * CHUNKS * PER_CHUNK, c.records);
                 Files.delete(out);
             }
-        } finally {
-            if (old == null) {
-                System.clearProperty("minitrace.maxPendingEvents");
-            } else {
-                System.setProperty("minitrace.maxPendingEvents", old);
-            }
-        }
+        });
     }
 
     @Test

@@ -60,19 +60,11 @@ class SpillFileIT {
     @Test
     void successLeavesOnlyTheOutput() throws Exception {
         Path work = Files.createDirectory(dir.resolve("ok"));
-        String old = System.getProperty("minitrace.maxPendingEvents");
-        System.setProperty("minitrace.maxPendingEvents", "500");
-        try {
+        SystemProperties.with("minitrace.maxPendingEvents", "500", () -> {
             ConversionReport r = new Converter(ConvertOptions.defaults(), new FastRecordingSource()).convert(in, work.resolve("out.mtlog"), null);
             assertTrue(r.spilledRecords() > 0);
             assertEquals(List.of(), r.warnings());
-        } finally {
-            if (old == null) {
-                System.clearProperty("minitrace.maxPendingEvents");
-            } else {
-                System.setProperty("minitrace.maxPendingEvents", old);
-            }
-        }
+        });
         assertEquals(List.of("out.mtlog"), left(work));
     }
 
@@ -87,19 +79,11 @@ class SpillFileIT {
                 throw new IOException("disk read error (simulated)");
             }
         };
-        String old = System.getProperty("minitrace.maxPendingEvents");
-        System.setProperty("minitrace.maxPendingEvents", "500");
-        try {
+        SystemProperties.with("minitrace.maxPendingEvents", "500", () -> {
             IOException e = assertThrows(IOException.class,
                     () -> new Converter(ConvertOptions.defaults(), failing, work).convert(in, work.resolve("out.mtlog"), null));
             assertEquals("disk read error (simulated)", e.getMessage());
-        } finally {
-            if (old == null) {
-                System.clearProperty("minitrace.maxPendingEvents");
-            } else {
-                System.setProperty("minitrace.maxPendingEvents", old);
-            }
-        }
+        });
         assertEquals(List.of(), left(work));
     }
 
