@@ -65,6 +65,8 @@ final class OrderingPipeline implements AutoCloseable {
     /** Segments not consumed yet, all threads. */
     private long openSegments;
     private long spills;
+    /** The current chunk's GC events are all known: its records may be written before it ends. */
+    private boolean gcsKnown;
 
     private ExecutorService writerThread;
     private Future<?> inFlight;
@@ -97,11 +99,38 @@ final class OrderingPipeline implements AutoCloseable {
         }
         if (++inMemory > maxPending || (inMemory & 1023) == 0 && meter.slots() > maxSlots) {
             try {
-                spillAll();
+                relieve();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
+    }
+
+    /** The current chunk's GC events were all read ({@link dev.minitrace.converter.jfr.RecordingSink#chunkGcsRead}). */
+    void chunkGcsRead() {
+        // TIME order also waits for the other threads' records of the chunk: it writes at chunk ends only
+        gcsKnown = !timeOrder;
+    }
+
+    /**
+     * Memory is short: when the chunk's GC events are known, the records that continue their
+     * threads' sequences are written now (every pause they can follow is known: a pause not
+     * reported in this chunk ended after it, and threads are stopped during a pause); what still
+     * waits, for a late buffer or a recording's end, is spilled.
+     */
+    private void relieve() throws IOException {
+        if (gcsKnown) {
+            awaitWriter();
+            if (openSegments > 0) {
+                release(Long.MAX_VALUE, false);
+            } else {
+                releaseFromMemory(Long.MAX_VALUE, true);
+            }
+            if (inMemory <= maxPending / 2 && meter.slots() <= maxSlots / 2) {
+                return;
+            }
+        }
+        spillAll();
     }
 
     /** Records spilled to disk, and the bytes they took there. */
@@ -163,13 +192,14 @@ final class OrderingPipeline implements AutoCloseable {
 
     /** The end of a chunk that started at {@code chunkStartNanos}: writes what may be written. */
     void chunkEnd(long chunkStartNanos) {
+        gcsKnown = false;
         awaitWriter();
         long limit = timeOrder ? timeHorizon(chunkStartNanos) : Long.MAX_VALUE;
         try {
             if (openSegments > 0) {
                 release(limit, false);
             } else {
-                releaseFromMemory(limit);
+                releaseFromMemory(limit, false);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -217,7 +247,7 @@ final class OrderingPipeline implements AutoCloseable {
     }
 
     /** The fast path: every thread's records are in memory; the releasable ones go to the writer thread. */
-    private void releaseFromMemory(long limit) throws IOException {
+    private void releaseFromMemory(long limit, boolean inPlace) throws IOException {
         ThreadState[] sorted = threads.sorted();
         ThreadState[] ts = new ThreadState[sorted.length];
         EventBuffer[] batches = new EventBuffer[sorted.length];
@@ -255,7 +285,7 @@ final class OrderingPipeline implements AutoCloseable {
         long[] pointTimes = gcs.pointTimes();
         long[] pointGcIds = gcs.pointGcIds();
         int count = n;
-        if (!parallel || events > maxInFlight) {
+        if (!parallel || inPlace || events > maxInFlight) {
             writeBatches(ts, batches, swapped, count, pointTimes, pointGcIds);
             return;
         }

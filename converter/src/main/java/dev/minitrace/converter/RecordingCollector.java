@@ -136,6 +136,11 @@ final class RecordingCollector implements RecordingSink {
     }
 
     @Override
+    public void chunkGcsRead() {
+        pipeline.chunkGcsRead();
+    }
+
+    @Override
     public void chunkEnd(JfrChunk chunk, long bytesDone) {
         pipeline.chunkEnd(chunk.startNanos());
         if (progress != null) {

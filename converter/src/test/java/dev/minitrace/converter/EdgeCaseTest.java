@@ -119,14 +119,18 @@ class EdgeCaseTest {
             }
             assertTrue(report.warnings().stream().noneMatch(x -> x.contains("out of order") || x.contains("after later")),
                     report.warnings().toString());
-            assertTrue(report.spilledRecords() > 0, "3000 events under a bound of 300 must spill");
+            // the chunk's GC events are read first, so records are written as soon as they are contiguous
+            assertEquals(0, report.spilledRecords(), "written mid-chunk as they became contiguous, nothing waited on disk");
             // the scrambled recording (every thread's events spread over three chunks) under the same
             // bound: spilled and merged, still exact per thread, nothing lost, nothing out of order
             for (boolean global : new boolean[] {false, true}) {
                 Path scrambledOut = dir.resolve("scrambled-bound-" + global + ".mtlog");
                 scrambledOrderAcrossThreeChunksIsRestoredPerThreadInputOnly(dir.resolve("s.jfr"));
                 ConversionReport r2 = convert(dir.resolve("s.jfr"), scrambledOut, global);
-                assertTrue(r2.spilledRecords() > 0, r2.warnings().toString());
+                if (global) {
+                    // the global layout writes at chunk ends only: what the bound does not hold waits on disk
+                    assertTrue(r2.spilledRecords() > 0, r2.warnings().toString());
+                }
                 assertTrue(r2.warnings().stream().noneMatch(x -> x.contains("after later") || x.contains("missing")),
                         r2.warnings().toString());
                 assertFalse(r2.lostData(), r2.warnings().toString());

@@ -66,7 +66,10 @@ class LargeChunkIT {
                 ConversionReport report = BothEngines.convert(o, jfr, out);
                 assertEquals(List.of(), report.warnings(), name + ", global " + global);
                 assertFalse(report.lostData());
-                assertTrue(report.spilledRecords() > 0, "a bound of " + bound + " must make records wait on disk");
+                if (global) {
+                    // written at chunk ends only: most of a chunk waits on disk under this bound
+                    assertTrue(report.spilledRecords() > 0, "a bound of " + bound + " must make records wait on disk");
+                }
                 MtlogContent c = MtlogContent.read(out);
                 for (int t = 0; t < THREADS; t++) {
                     checkWorker(c.withoutGc("scale-" + t), c.info, "scale-" + t + " (" + name + ", global " + global + ")");

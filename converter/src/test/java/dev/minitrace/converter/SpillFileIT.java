@@ -24,6 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  * unlinked as soon as it is open).
  */
 class SpillFileIT {
+    /** The global layout writes at chunk ends only, so a small bound makes records wait on disk. */
+    private static final ConvertOptions GLOBAL = new ConvertOptions(true, FragmentPolicy.MOVING, null, null, null,
+            ConvertOptions.ALL_TYPES);
+
     @TempDir
     static Path dir;
     static Path in;
@@ -47,7 +51,7 @@ class SpillFileIT {
         System.out.println("converting");
         System.out.flush();
         while (true) {
-            new Converter(ConvertOptions.defaults(), new FastRecordingSource()).convert(Path.of(args[0]), Path.of(args[1]), null);
+            new Converter(GLOBAL, new FastRecordingSource()).convert(Path.of(args[0]), Path.of(args[1]), null);
         }
     }
 
@@ -61,7 +65,7 @@ class SpillFileIT {
     void successLeavesOnlyTheOutput() throws Exception {
         Path work = Files.createDirectory(dir.resolve("ok"));
         SystemProperties.with("minitrace.maxPendingEvents", "500", () -> {
-            ConversionReport r = new Converter(ConvertOptions.defaults(), new FastRecordingSource()).convert(in, work.resolve("out.mtlog"), null);
+            ConversionReport r = new Converter(GLOBAL, new FastRecordingSource()).convert(in, work.resolve("out.mtlog"), null);
             assertTrue(r.spilledRecords() > 0);
             assertEquals(List.of(), r.warnings());
         });
@@ -81,7 +85,7 @@ class SpillFileIT {
         };
         SystemProperties.with("minitrace.maxPendingEvents", "500", () -> {
             IOException e = assertThrows(IOException.class,
-                    () -> new Converter(ConvertOptions.defaults(), failing, work).convert(in, work.resolve("out.mtlog"), null));
+                    () -> new Converter(GLOBAL, failing, work).convert(in, work.resolve("out.mtlog"), null));
             assertEquals("disk read error (simulated)", e.getMessage());
         });
         assertEquals(List.of(), left(work));

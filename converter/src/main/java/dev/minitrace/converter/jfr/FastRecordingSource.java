@@ -47,12 +47,21 @@ public final class FastRecordingSource implements RecordingSource {
         }
         Adapter adapter = new Adapter(sink);
         List<JfrChunk> all = chunks.chunks();
+        GcEvents gcEvents = new GcEvents(sink);
         try (JfrChunkPrefetcher reader = new JfrChunkPrefetcher(chunks.file(), KINDS,
-                Long.getLong("minitrace.prefetchChunkBytes", DEFAULT_PREFETCH_BYTES))) {
+                Long.getLong("minitrace.prefetchChunkBytes", DEFAULT_PREFETCH_BYTES));
+                JfrChunkPrefetcher gcReader = new JfrChunkPrefetcher(chunks.file(), GC_KINDS, 0)) {
             for (int i = 0; i < all.size(); i++) {
                 JfrChunk chunk = all.get(i);
                 JfrChunk next = i + 1 < all.size() ? all.get(i + 1) : null;
                 sink.chunkBegin(chunk);
+                try {
+                    // the chunk's GC events first, every other event skipped by its size
+                    gcReader.readChunk(chunk.index(), chunk.offset(), -1, -1, gcEvents);
+                    sink.chunkGcsRead();
+                } catch (JfrFormatException e) {
+                    // the full read below reports the chunk
+                }
                 adapter.startChunk();
                 try {
                     reader.readChunk(chunk.index(), chunk.offset(), next == null ? -1 : next.index(),
@@ -73,6 +82,29 @@ public final class FastRecordingSource implements RecordingSource {
      * declarations. Per chunk, a thread or class is declared once, at its first use; the checks
      * cost an array read (threads) or a compare with the last class (classes) per event.
      */
+    private static final EnumSet<JfrEventKind> GC_KINDS = EnumSet.of(JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE);
+
+    /** The GC events of a chunk, for the pass that reads them before the others. */
+    private static final class GcEvents implements JfrEventSink {
+        private final RecordingSink sink;
+
+        GcEvents(RecordingSink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void onGarbageCollection(long threadRef, long startNanos, long durationNanos, long gcId, String name,
+                String cause, long sumOfPausesNanos, long longestPauseNanos) {
+            sink.garbageCollection(gcId & 0xFFFFFFFFL, name == null ? "" : name, cause == null ? "" : cause, startNanos,
+                    durationNanos);
+        }
+
+        @Override
+        public void onGcPhasePause(long threadRef, long startNanos, long durationNanos, long gcId, String name) {
+            sink.gcPause(gcId & 0xFFFFFFFFL, name == null ? "" : name, startNanos, durationNanos);
+        }
+    }
+
     private static final class Adapter implements JfrEventSink {
         private static final int SMALL = 1 << 16;
         private final RecordingSink sink;

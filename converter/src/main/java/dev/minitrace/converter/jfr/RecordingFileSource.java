@@ -56,6 +56,12 @@ public final class RecordingFileSource implements RecordingSource {
                 }
                 sink.chunkBegin(chunk);
                 try {
+                    readGcs(input, sink);
+                    sink.chunkGcsRead();
+                } catch (IOException | RuntimeException e) {
+                    // the full read below reports the chunk
+                }
+                try {
                     readChunk(input, sink);
                 } catch (IOException | RuntimeException e) {
                     // RecordingFile signals a corrupt chunk with an exception: the chunk is lost, the others are not.
@@ -105,6 +111,28 @@ public final class RecordingFileSource implements RecordingSource {
         long startTicks = e.getLong("startTime");
         long end = baseNanos + (long) ((startTicks + e.getLong("duration") - baseTicks) / ticksPerNano);
         return end - start(e);
+    }
+
+    /** The chunk's GC events, read before the others (see {@link RecordingSink#chunkGcsRead}). */
+    private void readGcs(Path chunkFile, RecordingSink sink) throws IOException {
+        try (RecordingFile rf = new RecordingFile(chunkFile)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                gc(e, sink);
+            }
+        }
+    }
+
+    /** Delivers {@code e} if it is a GC event. */
+    private void gc(RecordedEvent e, RecordingSink sink) {
+        switch (e.getEventType().getName()) {
+            case "jdk.GarbageCollection" -> sink.garbageCollection(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")),
+                    str(e.getString("cause")), start(e), duration(e));
+            case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")), start(e),
+                    duration(e));
+            default -> {
+            }
+        }
     }
 
     private void readChunk(Path chunkFile, RecordingSink sink) throws IOException {
@@ -164,10 +192,7 @@ public final class RecordingFileSource implements RecordingSource {
                             sink.methodTrace(t, start(e), duration(e), key);
                         }
                     }
-                    case "jdk.GarbageCollection" -> sink.garbageCollection(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")),
-                            str(e.getString("cause")), start(e), duration(e));
-                    case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")), start(e),
-                            duration(e));
+                    case "jdk.GarbageCollection", "jdk.GCPhasePause" -> gc(e, sink);
                     case "jdk.DataLoss" -> sink.dataLoss(e.getLong("amount"));
                     default -> {
                         // every other event type is of no use to the converter

@@ -86,4 +86,14 @@ public interface RecordingSink {
 
     /** The chunk ends; {@code bytesDone} is the file offset after it (for progress). */
     void chunkEnd(JfrChunk chunk, long bytesDone);
+
+    /**
+     * Every GC event of the current chunk has been delivered: engines read a chunk's
+     * {@code jdk.GarbageCollection} and {@code jdk.GCPhasePause} events first (and deliver them
+     * again in file order), so that a sink may write the chunk's records before the chunk ends
+     * knowing every GC pause they can follow. Called after {@link #chunkBegin}, before the chunk's
+     * other events.
+     */
+    default void chunkGcsRead() {
+    }
 }
