@@ -36,7 +36,13 @@ import java.util.regex.Pattern;
  */
 public final class AppsBench {
     static final List<String> CONFIGS = List.of("plain", "agent", "full", "jep520");
-    static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520]"
+    /**
+     * Not run unless named: {@code agent-eager}, the agent loaded with no recording but rewriting
+     * every selected class as it loads (as before the agent deferred its rewriting; see
+     * {@code Deferral}), to measure both in the same run.
+     */
+    static final List<String> EXTRA_CONFIGS = List.of("agent-eager");
+    static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager]"
             + " [--keep DIR] [--no-convert]";
     private static final String EVENTS = "method+lock+alloc";
 
@@ -117,7 +123,9 @@ public final class AppsBench {
                 }
                 case "--apps" -> apps = list(value(args, ++i, a), APPS.keySet(), a);
                 case "--configs" -> {
-                    configs = list(value(args, ++i, a), CONFIGS, a);
+                    List<String> known = new ArrayList<>(CONFIGS);
+                    known.addAll(EXTRA_CONFIGS);
+                    configs = list(value(args, ++i, a), known, a);
                     configsGiven = true;
                 }
                 case "--keep" -> keep = Path.of(value(args, ++i, a));
@@ -205,6 +213,7 @@ public final class AppsBench {
                         case "plain" -> {
                         }
                         case "agent" -> cmd.add(agentOption);
+                        case "agent-eager" -> cmd.addAll(List.of("-Dminitrace.rewrite=eager", agentOption));
                         case "full" -> cmd.addAll(List.of(agentOption, "-XX:FlightRecorderOptions:memorysize=64m",
                                 "-XX:StartFlightRecording:name=minitrace,settings=" + jfc + recordingOptions));
                         case "jep520" -> cmd.addAll(List.of("-XX:FlightRecorderOptions:memorysize=64m",
@@ -258,14 +267,14 @@ public final class AppsBench {
 
     private static void report(Map<String, AppRuns> results, List<String> configs, Map<String, Conversion> conversions, int feature) {
         System.out.println();
-        System.out.println("app   config  median wall s  x plain  median CPU s  x plain  peak RSS MiB  recording MiB  checksum");
+        System.out.println("app   config      median wall s  x plain  median CPU s  x plain  peak RSS MiB  recording MiB  checksum");
         for (AppRuns r : results.values()) {
             String app = results.entrySet().stream().filter(e -> e.getValue() == r).findFirst().orElseThrow().getKey();
             for (String config : configs) {
                 OptionalDouble cpu = r.medianCpu(config);
                 OptionalDouble cpuPlain = r.medianCpu("plain");
                 OptionalDouble rec = r.medianRecordingBytes(config);
-                System.out.printf(Locale.ROOT, "%-5s %-7s %13s %8s %13s %8s %13s %14s  %s%n", app, config, fmt(r.medianWall(config), 2),
+                System.out.printf(Locale.ROOT, "%-5s %-11s %13s %8s %13s %8s %13s %14s  %s%n", app, config, fmt(r.medianWall(config), 2),
                         fmt(r.slowdown(config, "plain"), 2), fmt(cpu, 2),
                         cpu.isPresent() && cpuPlain.isPresent() ? fmt(OptionalDouble.of(cpu.getAsDouble() / cpuPlain.getAsDouble()), 2) : "-",
                         fmt(scale(r.medianRssKb(config), 1024), 0), fmt(scale(rec, 1024 * 1024), 1), r.checksum());
@@ -277,6 +286,9 @@ public final class AppsBench {
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-5s", e.getKey()));
             if (configs.contains("agent")) {
                 sb.append(" agent without recording ").append(fmt(r.slowdown("agent", "plain"), 3)).append("x plain (target <= 1.03);");
+            }
+            if (configs.contains("agent-eager")) {
+                sb.append(" agent-eager ").append(fmt(r.slowdown("agent-eager", "plain"), 3)).append("x plain;");
             }
             if (configs.contains("full")) {
                 sb.append(" full trace ").append(fmt(r.slowdown("full", "plain"), 2)).append("x plain (target <= 3);");

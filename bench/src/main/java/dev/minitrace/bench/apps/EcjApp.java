@@ -30,6 +30,7 @@ public final class EcjApp {
         String checksum = null;
         int classes = 0;
         for (int i = 0; i < repeats; i++) {
+            long t0 = System.nanoTime();
             Path out = work.resolve("classes");
             deleteTree(out);
             StringWriter errors = new StringWriter();
@@ -54,6 +55,8 @@ public final class EcjApp {
             }
             checksum = now;
             classes = files.size();
+            // Per repeat, to tell one-time costs (class loading, rewriting, JIT) from steady-state ones.
+            System.out.printf(java.util.Locale.ROOT, "REPEAT %d %.3f s%n", i + 1, (System.nanoTime() - t0) / 1e9);
         }
         deleteTree(work.resolve("classes"));
         System.out.println("RESULT " + checksum + " " + classes);

@@ -28,6 +28,7 @@ public final class PmdApp {
         String checksum = null;
         int count = 0;
         for (int i = 0; i < repeats; i++) {
+            long t0 = System.nanoTime();
             PMDConfiguration config = new PMDConfiguration();
             config.addInputPath(src);
             for (String rs : rulesets.split(",")) {
@@ -60,6 +61,8 @@ public final class PmdApp {
             }
             checksum = now;
             count = lines.size();
+            // Per repeat, to tell one-time costs (class loading, rewriting, JIT) from steady-state ones.
+            System.out.printf(java.util.Locale.ROOT, "REPEAT %d %.3f s%n", i + 1, (System.nanoTime() - t0) / 1e9);
         }
         System.out.println("RESULT " + checksum + " " + count);
     }
