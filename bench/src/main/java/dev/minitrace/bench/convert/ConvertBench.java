@@ -52,7 +52,10 @@ public final class ConvertBench {
         if (regenerate || !Files.isRegularFile(file) || !Files.isRegularFile(countFile)) {
             System.out.printf(Locale.ROOT, "Generating %s: %,d minitrace events from %d threads...%n", file, events, threads);
             Files.createDirectories(file.toAbsolutePath().getParent());
-            String n = jvm.run(List.of("-Xmx1g", "-javaagent:" + BenchPaths.agentJar() + "=" + RecordingGenerator.AGENT_OPTIONS),
+            // Eager: the generator loads TracedTree before it starts its recording, and a deferred
+            // agent would trace it only once its worker retransformed it, so fewer events than made.
+            String n = jvm.run(List.of("-Xmx1g", "-Dminitrace.rewrite=eager",
+                    "-javaagent:" + BenchPaths.agentJar() + "=" + RecordingGenerator.AGENT_OPTIONS),
                     RecordingGenerator.class.getName(),
                     List.of(file.toString(), Long.toString(events), Integer.toString(threads)));
             Files.writeString(countFile, n);
