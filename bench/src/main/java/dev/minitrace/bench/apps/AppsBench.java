@@ -130,6 +130,12 @@ public final class AppsBench {
                 }
                 case "--keep" -> keep = Path.of(value(args, ++i, a));
                 case "--no-convert" -> convert = false;
+                case "-h", "--help" -> {
+                    System.out.println("usage: " + USAGE);
+                    System.out.println("Runs ecj, h2 and pmd (bench/target/apps) plain, with the agent, with the full trace and"
+                            + " (JDK 25+) with JEP 520; see docs/performance.md.");
+                    System.exit(0);
+                }
                 default -> throw new UsageException("unknown option '" + a + "'; usage: " + USAGE);
             }
         }
