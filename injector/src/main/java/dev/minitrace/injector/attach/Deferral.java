@@ -8,7 +8,7 @@ import java.util.concurrent.Executors;
  * Off means off: with {@code -javaagent}, the agent rewrites nothing until a running recording
  * enables one of MiniTrace's events, and gives every class its own bytecode back once none does.
  * Measured on real applications ({@code bench/run apps}: ecj, H2, PMD), classes that carry
- * disabled hooks still cost 1.3–1.9× the CPU time: the rewriting, more JIT compilation and larger
+ * disabled hooks still cost 1.2–1.9× the CPU time: the rewriting, more JIT compilation and larger
  * methods before C2 prunes the hooks, all while a program warms up; a class that was never
  * rewritten costs nothing.
  *
