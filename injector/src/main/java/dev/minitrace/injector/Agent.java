@@ -2,6 +2,7 @@ package dev.minitrace.injector;
 
 import dev.minitrace.injector.attach.AttachRequest;
 import dev.minitrace.injector.attach.AttachSession;
+import dev.minitrace.injector.attach.Deferral;
 import dev.minitrace.injector.attach.Filters;
 import dev.minitrace.injector.attach.Instrumenter;
 import dev.minitrace.injector.runtime.Capture;
@@ -114,7 +115,8 @@ public final class Agent {
         // loading mid-transform. The event classes are left alone: loading a jdk.jfr.Event
         // subclass initializes JFR (measured: 0.2 s of start-up), which only a recording needs;
         // Enablement loads them when JFR initializes.
-        Class<?>[] preload = {Trace.class, Capture.class, Redaction.class, MethodRegistry.class, Enablement.class, Instrumenter.class, Filters.class};
+        Class<?>[] preload = {Trace.class, Capture.class, Redaction.class, MethodRegistry.class, Enablement.class, Instrumenter.class,
+            Filters.class, Deferral.class};
         java.util.List<Class<?>> all = new java.util.ArrayList<>(java.util.List.of(preload));
         all.addAll(java.util.List.of(Trace.helperClasses()));
         for (Class<?> c : all) {
@@ -138,6 +140,11 @@ public final class Agent {
         Capture.requested(!options.captures().isEmpty());
         TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
+        // Deferral needs retransformation to catch up on the classes loaded before a recording.
+        boolean defer = Deferral.wanted() && inst.isRetransformClassesSupported();
+        if (defer) {
+            transformer.setActive(false);
+        }
         try {
             Enablement.install();
         } catch (Throwable t) {
@@ -145,5 +152,8 @@ public final class Agent {
         }
         instrumenter.install();
         Filters.use(instrumenter);
+        if (defer) {
+            Deferral.follow(instrumenter, options.verbose());
+        }
     }
 }

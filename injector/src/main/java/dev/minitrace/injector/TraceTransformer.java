@@ -40,6 +40,12 @@ public final class TraceTransformer implements ClassFileTransformer {
     /** Classes currently rewritten by this transformer, as {@link #key} strings. */
     private final Set<String> changed = ConcurrentHashMap.newKeySet();
     private final boolean verbose;
+    /**
+     * False while no recording enables MiniTrace's events and the agent defers its rewriting
+     * ({@link dev.minitrace.injector.attach.Deferral}): every class then keeps its own bytes, and
+     * a class retransformed meanwhile gets them back.
+     */
+    private volatile boolean rewriting = true;
     private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
     private final ClassLoader agentLoader = TraceTransformer.class.getClassLoader();
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
@@ -67,6 +73,16 @@ public final class TraceTransformer implements ClassFileTransformer {
         this.selector = newSelector;
         this.transformer = new ClassTransformer(newSelector, options.methodEvents(), options.lockEvents(),
                 options.allocEvents(), options.captureSelector(), options.redaction());
+    }
+
+    /** Whether classes are rewritten now (see {@link #setActive}). */
+    public boolean active() {
+        return rewriting;
+    }
+
+    /** Rewrites classes from now on ({@code true}) or leaves them (and gives retransformed ones their own bytes back). */
+    public void setActive(boolean on) {
+        this.rewriting = on;
     }
 
     /** The current selection. */
@@ -158,6 +174,12 @@ public final class TraceTransformer implements ClassFileTransformer {
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         if ((classBeingRedefined != null && !retransforming) || !eligible(loader, className, platformLoader)) {
+            return null;
+        }
+        if (!rewriting) {
+            if (classBeingRedefined != null) {
+                changed.remove(key(loader, className)); // null: the JVM reverts it to its own bytes
+            }
             return null;
         }
         boolean[] active;

@@ -89,7 +89,10 @@ public final class ConvertBench {
         System.out.printf(Locale.ROOT, "Generating %s: %,d minitrace events from %d threads%s...%n", file, events, shape.threads(),
                 shape.chunkMb() > 0 ? ", chunks of " + shape.chunkMb() + " MB" : "");
         Files.createDirectories(file.toAbsolutePath().getParent());
-        List<String> opts = new ArrayList<>(List.of("-Xmx1g", "-javaagent:" + BenchPaths.agentJar() + "=" + RecordingGenerator.AGENT_OPTIONS));
+        // Eager: the generator loads TracedTree before it starts its recording, and a deferred
+        // agent would trace it only once its worker retransformed it, so fewer events than made.
+        List<String> opts = new ArrayList<>(List.of("-Xmx1g", "-Dminitrace.rewrite=eager",
+                "-javaagent:" + BenchPaths.agentJar() + "=" + RecordingGenerator.AGENT_OPTIONS));
         if (shape.chunkMb() > 0) {
             opts.add("-XX:FlightRecorderOptions:maxchunksize=" + shape.chunkMb() + "m");
         }

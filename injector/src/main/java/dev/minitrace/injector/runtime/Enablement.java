@@ -43,6 +43,21 @@ public final class Enablement implements FlightRecorderListener {
         MethodRegistry.commitAll();
         ClassIds.commitAll();
     };
+    /** Told after every update whether any MiniTrace event is on (see {@link #onChange}); null: nobody listens. */
+    private static volatile java.util.function.Consumer<Boolean> changeListener;
+
+    /**
+     * Calls {@code listener} after every update of the flags with whether any trace or capture
+     * event is on now, and once right away with the current state. It runs on whatever thread
+     * JFR tells the change on, holding JFR's recorder lock: it must not call into JFR or wait.
+     */
+    public static synchronized void onChange(java.util.function.Consumer<Boolean> listener) {
+        changeListener = listener;
+        if (listener != null) {
+            listener.accept(Trace.methodEnabled() || Trace.lockEnabled() || Trace.allocEnabled() || Capture.on);
+        }
+    }
+
     /** True once JFR is initialized: before that no recording exists and no event is worth committing. */
     private static volatile boolean jfrReady;
 
@@ -167,6 +182,10 @@ public final class Enablement implements FlightRecorderListener {
             Capture.setEnabled(capture);
             if (!capture && !running.isEmpty()) {
                 Capture.noRecordingEnables();
+            }
+            java.util.function.Consumer<Boolean> listener = changeListener;
+            if (listener != null) {
+                listener.accept(method || lock || alloc || capture);
             }
         } catch (Throwable t) {
             // Never let a listener failure reach JFR; keep the previous flags.
