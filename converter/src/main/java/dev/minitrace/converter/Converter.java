@@ -110,12 +110,12 @@ public final class Converter {
     static final long FIXED_HEAP_BYTES = 96L << 20;
 
     /**
-     * The column slots the waiting records' buffers may hold before they are spilled: a third of
-     * what the heap has beside the fixed share, since a buffer that grows holds its old and new
-     * columns for a moment (up to 2.5 times its size), and sorting one or writing a batch take more.
+     * The column bytes the waiting records' buffers may hold before they are written early or
+     * spilled: a third of what the heap has beside the fixed share, since a buffer that grows holds
+     * its old and new columns for a moment (up to 2.5 times its size), and sorting one takes more.
      */
     static long slotBudget() {
         long free = Runtime.getRuntime().maxMemory() - FIXED_HEAP_BYTES;
-        return Math.max(1 << 16, free / 3 / MemoryMeter.BYTES_PER_SLOT);
+        return Math.max(4L << 20, free / 3);
     }
 }

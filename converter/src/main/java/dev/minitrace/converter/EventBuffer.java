@@ -58,14 +58,18 @@ final class EventBuffer {
 
     EventBuffer(MemoryMeter meter) {
         this.meter = meter;
-        if (meter != null) {
-            meter.add(type.length);
-        }
+        resized(0);
     }
 
-    private void resized(int oldLength) {
+    /** The heap bytes of the columns last reported to the meter. */
+    private long accounted;
+
+    /** Reports the columns' size to the meter after they were replaced (the argument is unused). */
+    private void resized(int unused) {
         if (meter != null) {
-            meter.add(type.length - oldLength);
+            long now = (long) type.length * MemoryMeter.BYTES_PER_SLOT + (long) seq.length * Long.BYTES;
+            meter.add(now - accounted);
+            accounted = now;
         }
     }
 
@@ -170,6 +174,7 @@ final class EventBuffer {
     private void toAppended() {
         if (seq.length < type.length) {
             seq = new long[type.length];
+            resized(0);
         }
         int j = 0;
         for (int i = start; i < size; i++) {

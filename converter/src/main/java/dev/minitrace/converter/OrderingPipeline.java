@@ -54,9 +54,9 @@ final class OrderingPipeline implements AutoCloseable {
     private final SequenceAudit audit;
     private final boolean timeOrder;
     private final MemoryMeter meter;
+    /** Column bytes ({@link MemoryMeter}) the threads' buffers may hold before records are written early or spilled. */
     private final long maxSlots;
     private final long maxPending;
-    private final long maxInFlight;
     private final boolean parallel;
     private final Path spillDir;
     private final String spillName;
@@ -72,7 +72,7 @@ final class OrderingPipeline implements AutoCloseable {
     private Future<?> inFlight;
 
     /**
-     * @param maxSlots   column slots ({@link MemoryMeter}) the threads' buffers may hold before records are spilled
+     * @param maxSlots   column bytes ({@link MemoryMeter}) the threads' buffers may hold before records are spilled
      * @param maxPending records that may wait in memory before they are spilled (a test knob; {@code Long.MAX_VALUE}: none)
      */
     OrderingPipeline(ThreadTable threads, RecordEmitter emitter, GcTable gcs, SequenceAudit audit, boolean timeOrder,
@@ -84,8 +84,7 @@ final class OrderingPipeline implements AutoCloseable {
         this.timeOrder = timeOrder;
         this.meter = meter;
         this.maxSlots = maxSlots;
-        this.maxPending = Math.min(maxPending, maxSlots);
-        this.maxInFlight = this.maxPending / 4;
+        this.maxPending = maxPending;
         this.parallel = parallel;
         this.spillDir = spillDir;
         this.spillName = spillName;
@@ -97,7 +96,7 @@ final class OrderingPipeline implements AutoCloseable {
         if (seq == 1 && ts.next == UNKNOWN) {
             ts.next = 1;
         }
-        if (++inMemory > maxPending || (inMemory & 1023) == 0 && meter.slots() > maxSlots) {
+        if (++inMemory > maxPending || (inMemory & 1023) == 0 && meter.bytes() > maxSlots) {
             try {
                 relieve();
             } catch (IOException e) {
@@ -126,7 +125,7 @@ final class OrderingPipeline implements AutoCloseable {
             } else {
                 releaseFromMemory(Long.MAX_VALUE, true);
             }
-            if (inMemory <= maxPending / 2 && meter.slots() <= maxSlots / 2) {
+            if (inMemory <= maxPending / 2 && meter.bytes() <= maxSlots / 2) {
                 return;
             }
         }
@@ -160,14 +159,14 @@ final class OrderingPipeline implements AutoCloseable {
                 spill(t);
             }
         }
-        if (inMemory > maxPending / 2 || meter.slots() > maxSlots / 2) {
+        if (inMemory > maxPending / 2 || meter.bytes() > maxSlots / 2) {
             for (ThreadState t : sorted) {
                 if (t.pending.count > 0) {
                     spill(t);
                 }
             }
         }
-        if (meter.slots() > maxSlots / 2) {
+        if (meter.bytes() > maxSlots / 2) {
             // what idle threads' emptied buffers keep: the batch in flight is written first
             awaitWriter();
             for (ThreadState t : sorted) {
@@ -285,7 +284,8 @@ final class OrderingPipeline implements AutoCloseable {
         long[] pointTimes = gcs.pointTimes();
         long[] pointGcIds = gcs.pointGcIds();
         int count = n;
-        if (!parallel || inPlace || events > maxInFlight) {
+        // The batch's columns stay counted by the meter while the writer thread writes them.
+        if (!parallel || inPlace) {
             writeBatches(ts, batches, swapped, count, pointTimes, pointGcIds);
             return;
         }
