@@ -57,6 +57,8 @@ final class OrderingPipeline implements AutoCloseable {
     /** Column bytes ({@link MemoryMeter}) the threads' buffers may hold before records are written early or spilled. */
     private final long maxSlots;
     private final long maxPending;
+    /** Records one thread's buffer may hold: a third of the budget. */
+    private final long maxThreadRecords;
     private final boolean parallel;
     private final Path spillDir;
     private final String spillName;
@@ -85,6 +87,7 @@ final class OrderingPipeline implements AutoCloseable {
         this.meter = meter;
         this.maxSlots = maxSlots;
         this.maxPending = maxPending;
+        this.maxThreadRecords = Math.max(1024, maxSlots / 3 / (MemoryMeter.BYTES_PER_SLOT + Long.BYTES));
         this.parallel = parallel;
         this.spillDir = spillDir;
         this.spillName = spillName;
@@ -92,6 +95,18 @@ final class OrderingPipeline implements AutoCloseable {
 
     /** One record of thread {@code ts}. */
     void add(ThreadState ts, int type, long seq, long time, long value, int aux) {
+        if (ts.pending.count >= maxThreadRecords) {
+            // one busy thread's buffer must not grow past a third of the budget: growing it would
+            // hold its old and new columns at once
+            try {
+                relieve();
+                if (ts.pending.count >= maxThreadRecords / 2) {
+                    spill(ts);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         ts.pending.add(type, seq, time, value, aux);
         if (seq == 1 && ts.next == UNKNOWN) {
             ts.next = 1;
@@ -150,9 +165,6 @@ final class OrderingPipeline implements AutoCloseable {
      * written at the next chunk end anyway), and the others' too if that does not free half the bound.
      */
     private void spillAll() throws IOException {
-        if (spill == null) {
-            spill = new SpillStore(spillDir, spillName);
-        }
         ThreadState[] sorted = threads.sorted();
         for (ThreadState t : sorted) {
             if (t.pending.count > 0 && waiting(t)) {
@@ -180,6 +192,9 @@ final class OrderingPipeline implements AutoCloseable {
     }
 
     private void spill(ThreadState t) throws IOException {
+        if (spill == null) {
+            spill = new SpillStore(spillDir, spillName);
+        }
         EventBuffer b = t.pending;
         int n = b.count;
         b.normalize();
@@ -222,18 +237,8 @@ final class OrderingPipeline implements AutoCloseable {
 
     /** True when {@code t}'s next record is missing (or may be), as far as can be told without reading spill runs. */
     private static boolean waiting(ThreadState t) {
-        if (t.next == UNKNOWN || t.waiting) {
-            return true;
-        }
-        if (t.pending.count > 0 && t.pending.minSeq() > t.next) {
-            return true;
-        }
-        for (SpillStore.Segment s : t.segments) {
-            if (s.consumed == 0 && s.firstSeq > t.next) {
-                return true;
-            }
-        }
-        return false;
+        // the lowest of memory and spill runs: a thread's next records may be on disk
+        return t.next == UNKNOWN || t.waiting || lowestBound(t) > t.next;
     }
 
     /** No record of {@code t} waiting in memory or on disk has a lower sequence number than this. */
