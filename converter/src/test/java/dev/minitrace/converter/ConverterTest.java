@@ -65,9 +65,9 @@ class ConverterTest {
                 ConvertOptions o = with(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
                 Path parallel = dir.resolve("parallel.mtlog");
                 Path serial = dir.resolve("serial.mtlog");
-                withProperty("minitrace.maxPendingEvents", bound, () -> convert(o, parallel));
-                withProperty("minitrace.maxPendingEvents", bound,
-                        () -> withProperty("minitrace.serialWrite", "true", () -> convert(o, serial)));
+                SystemProperties.with("minitrace.maxPendingEvents", bound, () -> convert(o, parallel));
+                SystemProperties.with("minitrace.maxPendingEvents", bound,
+                        () -> SystemProperties.with("minitrace.serialWrite", "true", () -> convert(o, serial)));
                 assertArrayEquals(Files.readAllBytes(serial), Files.readAllBytes(parallel),
                         "global " + global + ", bound " + bound);
             }
@@ -94,29 +94,9 @@ class ConverterTest {
             ConvertOptions o = with(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
             Path ahead = dir.resolve("ahead.mtlog");
             Path inPlace = dir.resolve("inplace.mtlog");
-            withProperty("minitrace.prefetchChunkBytes", Long.toString(Long.MAX_VALUE), () -> convert(o, ahead));
-            withProperty("minitrace.prefetchChunkBytes", "0", () -> convert(o, inPlace));
+            SystemProperties.with("minitrace.prefetchChunkBytes", Long.toString(Long.MAX_VALUE), () -> convert(o, ahead));
+            SystemProperties.with("minitrace.prefetchChunkBytes", "0", () -> convert(o, inPlace));
             assertArrayEquals(Files.readAllBytes(inPlace), Files.readAllBytes(ahead), "global " + global);
-        }
-    }
-
-    private interface Action {
-        void run() throws Exception;
-    }
-
-    private static void withProperty(String key, String value, Action action) throws Exception {
-        String old = System.getProperty(key);
-        if (value != null) {
-            System.setProperty(key, value);
-        }
-        try {
-            action.run();
-        } finally {
-            if (old == null) {
-                System.clearProperty(key);
-            } else {
-                System.setProperty(key, old);
-            }
         }
     }
 
