@@ -120,6 +120,17 @@ final class OrderingPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * True when a chunk of {@code chunkBytes} may not fit beside what waits now: then reading its
+     * GC events first pays (a second pass over the chunk), since its records can then be written
+     * before it ends instead of spilled. Packed records take at least 3 bytes of a chunk each.
+     * Decided from what was delivered so far only, so both engines decide alike.
+     */
+    boolean mayOverflow(long chunkBytes) {
+        return !timeOrder && (meter.bytes() + chunkBytes / 3 * MemoryMeter.BYTES_PER_SLOT * 3 / 2 > maxSlots
+                || inMemory + chunkBytes / 3 > maxPending);
+    }
+
     /** The current chunk's GC events were all read ({@link dev.minitrace.converter.jfr.RecordingSink#chunkGcsRead}). */
     void chunkGcsRead() {
         // TIME order also waits for the other threads' records of the chunk: it writes at chunk ends only

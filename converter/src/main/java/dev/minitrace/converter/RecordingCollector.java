@@ -136,6 +136,11 @@ final class RecordingCollector implements RecordingSink {
     }
 
     @Override
+    public boolean gcsFirst(JfrChunk chunk) {
+        return pipeline.mayOverflow(chunk.size());
+    }
+
+    @Override
     public void chunkGcsRead() {
         pipeline.chunkGcsRead();
     }

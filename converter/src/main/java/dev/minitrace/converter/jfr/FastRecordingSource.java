@@ -55,12 +55,14 @@ public final class FastRecordingSource implements RecordingSource {
                 JfrChunk chunk = all.get(i);
                 JfrChunk next = i + 1 < all.size() ? all.get(i + 1) : null;
                 sink.chunkBegin(chunk);
-                try {
-                    // the chunk's GC events first, every other event skipped by its size
-                    gcReader.readChunk(chunk.index(), chunk.offset(), -1, -1, gcEvents);
-                    sink.chunkGcsRead();
-                } catch (JfrFormatException e) {
-                    // the full read below reports the chunk
+                if (sink.gcsFirst(chunk)) {
+                    try {
+                        // the chunk's GC events first, every other event skipped by its size
+                        gcReader.readChunk(chunk.index(), chunk.offset(), -1, -1, gcEvents);
+                        sink.chunkGcsRead();
+                    } catch (JfrFormatException e) {
+                        // the full read below reports the chunk
+                    }
                 }
                 adapter.startChunk();
                 try {

@@ -55,11 +55,13 @@ public final class RecordingFileSource implements RecordingSource {
                     input = temp;
                 }
                 sink.chunkBegin(chunk);
-                try {
-                    readGcs(input, sink);
-                    sink.chunkGcsRead();
-                } catch (IOException | RuntimeException e) {
-                    // the full read below reports the chunk
+                if (sink.gcsFirst(chunk)) {
+                    try {
+                        readGcs(input, sink);
+                        sink.chunkGcsRead();
+                    } catch (IOException | RuntimeException e) {
+                        // the full read below reports the chunk
+                    }
                 }
                 try {
                     readChunk(input, sink);

@@ -88,12 +88,18 @@ public interface RecordingSink {
     void chunkEnd(JfrChunk chunk, long bytesDone);
 
     /**
-     * Every GC event of the current chunk has been delivered: engines read a chunk's
-     * {@code jdk.GarbageCollection} and {@code jdk.GCPhasePause} events first (and deliver them
-     * again in file order), so that a sink may write the chunk's records before the chunk ends
-     * knowing every GC pause they can follow. Called after {@link #chunkBegin}, before the chunk's
-     * other events.
+     * Whether the engine should read the current chunk's GC events first (asked after
+     * {@link #chunkBegin}): a sink that may have to write the chunk's records before the chunk
+     * ends says yes. The engine then delivers the chunk's {@code jdk.GarbageCollection} and
+     * {@code jdk.GCPhasePause} events, calls {@link #chunkGcsRead}, and reads the chunk as usual
+     * (delivering them again in file order). The answer must depend only on what was delivered so
+     * far, so that every engine reads the same.
      */
+    default boolean gcsFirst(JfrChunk chunk) {
+        return false;
+    }
+
+    /** Every GC event of the current chunk has been delivered (see {@link #gcsFirst}). */
     default void chunkGcsRead() {
     }
 }
