@@ -408,13 +408,7 @@ final class EventBuffer {
     void release() {
         clear();
         if (type.length > 1024) {
-            int old = type.length;
-            type = new byte[64];
-            seq = new long[0];
-            time = new long[64];
-            value = new long[64];
-            aux = new int[64];
-            resized(old);
+            reallocate(64);
         }
     }
 
@@ -429,14 +423,18 @@ final class EventBuffer {
         placed = true;
         sorted = true;
         if (type.length > KEPT_CAPACITY) {
-            int old = type.length;
-            type = new byte[KEPT_CAPACITY];
-            seq = new long[0];
-            time = new long[KEPT_CAPACITY];
-            value = new long[KEPT_CAPACITY];
-            aux = new int[KEPT_CAPACITY];
-            resized(old);
+            reallocate(KEPT_CAPACITY);
         }
+    }
+
+    /** Replaces the (empty) columns with new ones of {@code capacity} slots; the sequence column comes when needed. */
+    private void reallocate(int capacity) {
+        type = new byte[capacity];
+        seq = new long[0];
+        time = new long[capacity];
+        value = new long[capacity];
+        aux = new int[capacity];
+        resized(0);
     }
 
     /** Capacity an emptied buffer keeps (a typical thread's share of a chunk fits). */

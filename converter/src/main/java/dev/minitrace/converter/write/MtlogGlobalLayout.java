@@ -1,17 +1,13 @@
 package dev.minitrace.converter.write;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
-import dev.minitrace.converter.mtlog.MtlogInfo;
-import dev.minitrace.converter.mtlog.MtlogWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /** The {@code .mtlog} global logger layout: one stream ({@code 0xFFFFFFFF}) in time order, {@code aux} = thread key. */
-public final class MtlogGlobalLayout implements TraceWriter {
-    private final MtlogWriter out;
-
+public final class MtlogGlobalLayout extends MtlogLayout {
     public MtlogGlobalLayout(Path target, long startNanos) throws IOException {
-        this.out = new MtlogWriter(target, MtlogFormat.LAYOUT_GLOBAL, startNanos);
+        super(target, MtlogFormat.LAYOUT_GLOBAL, startNanos);
     }
 
     @Override
@@ -27,15 +23,5 @@ public final class MtlogGlobalLayout implements TraceWriter {
     @Override
     public void fragment(long threadKey, long gcId, long startNanos) throws IOException {
         out.record(MtlogFormat.GLOBAL_STREAM_ID, MtlogFormat.GC_TIMESTAMP, startNanos, (int) gcId);
-    }
-
-    @Override
-    public void finish(MtlogInfo tables) throws IOException {
-        out.finish(tables);
-    }
-
-    @Override
-    public void close() throws IOException {
-        out.close();
     }
 }

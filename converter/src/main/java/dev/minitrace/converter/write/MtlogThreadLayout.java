@@ -1,17 +1,13 @@
 package dev.minitrace.converter.write;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
-import dev.minitrace.converter.mtlog.MtlogInfo;
-import dev.minitrace.converter.mtlog.MtlogWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /** The {@code .mtlog} thread-local logger layout: one stream per thread (stream id = thread key), {@code aux} = bytecode index. */
-public final class MtlogThreadLayout implements TraceWriter {
-    private final MtlogWriter out;
-
+public final class MtlogThreadLayout extends MtlogLayout {
     public MtlogThreadLayout(Path target, long startNanos) throws IOException {
-        this.out = new MtlogWriter(target, MtlogFormat.LAYOUT_THREAD, startNanos);
+        super(target, MtlogFormat.LAYOUT_THREAD, startNanos);
     }
 
     @Override
@@ -27,15 +23,5 @@ public final class MtlogThreadLayout implements TraceWriter {
     @Override
     public void fragment(long threadKey, long gcId, long startNanos) throws IOException {
         out.record((int) threadKey, MtlogFormat.GC_TIMESTAMP, startNanos, (int) gcId);
-    }
-
-    @Override
-    public void finish(MtlogInfo tables) throws IOException {
-        out.finish(tables);
-    }
-
-    @Override
-    public void close() throws IOException {
-        out.close();
     }
 }
