@@ -104,7 +104,7 @@ final class GlobalLayoutEmitter extends RecordEmitter {
                 cursor = t;
                 limit = nextPoint(cursor);
             } else if (t >= limit) {
-                writer.records(key, type, b.value, b.aux, run, i);
+                writer.records(key, type, b.time, b.value, b.aux, run, i);
                 run = i;
                 cursor = fragmentsBefore(-1, true, cursor, t);
                 limit = nextPoint(cursor);
@@ -113,7 +113,7 @@ final class GlobalLayoutEmitter extends RecordEmitter {
             }
             counts[type[i]]++;
         }
-        writer.records(key, type, b.value, b.aux, run, to);
+        writer.records(key, type, b.time, b.value, b.aux, run, to);
         ts.used = true;
         return limit;
     }

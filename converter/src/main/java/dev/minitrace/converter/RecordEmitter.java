@@ -169,7 +169,7 @@ abstract class RecordEmitter {
 
     /** Writes the record at {@code i} of {@code b} and counts it. */
     final void write(long threadKey, EventBuffer b, int i) throws IOException {
-        writer.records(threadKey, b.type, b.value, b.aux, i, i + 1);
+        writer.records(threadKey, b.type, b.time, b.value, b.aux, i, i + 1);
         countByType[b.type[i]]++;
     }
 }

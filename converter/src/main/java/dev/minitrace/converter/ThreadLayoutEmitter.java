@@ -54,7 +54,7 @@ final class ThreadLayoutEmitter extends RecordEmitter {
                 cursor = t;
                 limit = nextPoint(cursor);
             } else if (t >= limit) {
-                writer.records(stream, type, b.value, b.aux, run, i);
+                writer.records(stream, type, time, b.value, b.aux, run, i);
                 run = i;
                 cursor = fragmentsBefore(stream, true, cursor, t);
                 limit = nextPoint(cursor);
@@ -63,7 +63,7 @@ final class ThreadLayoutEmitter extends RecordEmitter {
             }
             counts[type[i]]++;
         }
-        writer.records(stream, type, b.value, b.aux, run, b.size);
+        writer.records(stream, type, time, b.value, b.aux, run, b.size);
         ts.started = true;
         ts.cursor = cursor;
         ts.used = true;

@@ -16,7 +16,7 @@ public final class MtlogGlobalLayout extends MtlogLayout {
     }
 
     @Override
-    public void records(long threadKey, byte[] type, long[] value, int[] aux, int from, int to) throws IOException {
+    public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
         out.records(MtlogFormat.GLOBAL_STREAM_ID, type, value, (int) threadKey, from, to);
     }
 

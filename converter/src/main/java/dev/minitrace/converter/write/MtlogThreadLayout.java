@@ -16,7 +16,7 @@ public final class MtlogThreadLayout extends MtlogLayout {
     }
 
     @Override
-    public void records(long threadKey, byte[] type, long[] value, int[] aux, int from, int to) throws IOException {
+    public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
         out.records((int) threadKey, type, value, aux, from, to);
     }
 

@@ -12,7 +12,9 @@ import java.io.IOException;
  *
  * <p>Record columns are the {@code .mtlog} record's fields: {@code type} (1–5, see
  * {@link dev.minitrace.converter.mtlog.MtlogFormat}), {@code value} (method id or object id) and
- * {@code aux} (bytecode index). The arrays are views, valid only during the call.
+ * {@code aux} (bytecode index), plus {@code time}, the record's time in ns since the epoch (the
+ * agent's ticker resolution: records of one thread may share a time; their order is the array's,
+ * never the time's). The arrays are views, valid only during the call.
  * {@link #close()} without {@link #finish} must leave no output behind.
  */
 public interface TraceWriter extends Closeable {
@@ -28,7 +30,7 @@ public interface TraceWriter extends Closeable {
     Order order();
 
     /** The records {@code [from, to)} of thread {@code threadKey}, the next ones in the writer's order. */
-    void records(long threadKey, byte[] type, long[] value, int[] aux, int from, int to) throws IOException;
+    void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException;
 
     /**
      * A fragment starts: GC {@code gcId} paused the application at {@code startNanos} (ns since the
