@@ -3,11 +3,13 @@ package dev.minitrace.injector;
 import dev.minitrace.injector.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
 import dev.minitrace.injector.runtime.Redaction;
+import dev.minitrace.wire.AgentOptionsSyntax;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The parsed agent options. Syntax (see {@link Agent} and {@code docs/agent.md}):
+ * The parsed agent options. Syntax (keys and separators: {@link AgentOptionsSyntax}, which the
+ * command line formats with; see {@link Agent} and {@code docs/agent.md}):
  * <pre>
  *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | capture=FILTERS
  *                                    | methods=buffer|events | stamp=tick|every | redact=RULES | verbose
@@ -35,7 +37,13 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery,
         Redaction redaction) {
 
-    private static final String[] KEYS = {"include=", "exclude=", "events=", "capture=", "methods=", "stamp=", "redact=", "verbose"};
+    private static final String INCLUDE = AgentOptionsSyntax.INCLUDE + "=";
+    private static final String EXCLUDE = AgentOptionsSyntax.EXCLUDE + "=";
+    private static final String CAPTURE = AgentOptionsSyntax.CAPTURE + "=";
+    private static final String EVENTS = AgentOptionsSyntax.EVENTS + "=";
+    private static final String METHODS = AgentOptionsSyntax.METHODS + "=";
+    private static final String STAMP = AgentOptionsSyntax.STAMP + "=";
+    private static final String REDACT = AgentOptionsSyntax.REDACT + "=";
     private static final String EXPECTED = "expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, "
             + "methods=buffer|events, stamp=tick|every, redact=RULES or verbose";
 
@@ -92,42 +100,42 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         Boolean every = null;
         List<String> redact = null;
         for (String option : options) {
-            if (option.startsWith("include=")) {
+            if (option.startsWith(INCLUDE)) {
                 if (includes != null) {
                     throw new IllegalArgumentException("option 'include=' given twice; expected it at most once (join filters with ';')");
                 }
-                includes = parseFilters("include", option.substring("include=".length()));
-            } else if (option.startsWith("exclude=")) {
+                includes = parseFilters(AgentOptionsSyntax.INCLUDE, option.substring(INCLUDE.length()));
+            } else if (option.startsWith(EXCLUDE)) {
                 if (excludes != null) {
                     throw new IllegalArgumentException("option 'exclude=' given twice; expected it at most once (join filters with ';')");
                 }
-                excludes = parseFilters("exclude", option.substring("exclude=".length()));
-            } else if (option.startsWith("capture=")) {
+                excludes = parseFilters(AgentOptionsSyntax.EXCLUDE, option.substring(EXCLUDE.length()));
+            } else if (option.startsWith(CAPTURE)) {
                 if (captures != null) {
                     throw new IllegalArgumentException("option 'capture=' given twice; expected it at most once (join filters with ';')");
                 }
-                captures = parseFilters("capture", option.substring("capture=".length()));
-            } else if (option.startsWith("events=")) {
+                captures = parseFilters(AgentOptionsSyntax.CAPTURE, option.substring(CAPTURE.length()));
+            } else if (option.startsWith(EVENTS)) {
                 if (events >= 0) {
                     throw new IllegalArgumentException("option 'events=' given twice; expected it at most once (join events with '+')");
                 }
-                events = parseEvents(option.substring("events=".length()));
-            } else if (option.startsWith("methods=")) {
+                events = parseEvents(option.substring(EVENTS.length()));
+            } else if (option.startsWith(METHODS)) {
                 if (buffer != null) {
                     throw new IllegalArgumentException("option 'methods=' given twice; expected it at most once");
                 }
-                buffer = choice(option, "methods", "buffer", "events");
-            } else if (option.startsWith("stamp=")) {
+                buffer = choice(option, AgentOptionsSyntax.METHODS, "buffer", "events");
+            } else if (option.startsWith(STAMP)) {
                 if (every != null) {
                     throw new IllegalArgumentException("option 'stamp=' given twice; expected it at most once");
                 }
-                every = !choice(option, "stamp", "tick", "every");
-            } else if (option.startsWith("redact=")) {
+                every = !choice(option, AgentOptionsSyntax.STAMP, "tick", "every");
+            } else if (option.startsWith(REDACT)) {
                 if (redact != null) {
                     throw new IllegalArgumentException("option 'redact=' given twice; expected it at most once (join rules with ';')");
                 }
-                redact = splitRules(option.substring("redact=".length()));
-            } else if (option.equals("verbose")) {
+                redact = splitRules(option.substring(REDACT.length()));
+            } else if (option.equals(AgentOptionsSyntax.VERBOSE)) {
                 verbose = true;
             } else {
                 throw new IllegalArgumentException("unknown option '" + option + "'; " + EXPECTED);
@@ -147,17 +155,9 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
             throw new IllegalArgumentException("option 'redact=' has no rule; expected redact=RULE[;RULE...] "
                     + "with RULE one of [pkg.Class::method]#N, name:GLOB, type:CLASS, value:REGEX, nodefaults");
         }
-        List<String> rules = new ArrayList<>();
-        int from = 0;
-        for (int i = 0; i <= value.length(); i++) {
-            if (i == value.length() || value.charAt(i) == ';' && (i == 0 || value.charAt(i - 1) != '\\')) {
-                String rule = value.substring(from, i).trim();
-                if (rule.isEmpty()) {
-                    throw new IllegalArgumentException("option 'redact=" + value + "': an empty rule");
-                }
-                rules.add(rule);
-                from = i + 1;
-            }
+        List<String> rules = AgentOptionsSyntax.splitRules(value);
+        if (rules.contains("")) {
+            throw new IllegalArgumentException("option 'redact=" + value + "': an empty rule");
         }
         return rules;
     }
@@ -177,12 +177,12 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
     private static List<String> splitOptions(String args) {
         List<String> options = new ArrayList<>();
         // A comma after a backslash belongs to the value (a redact= pattern): not a separator.
-        for (String token : args.split("(?<!\\\\),", -1)) {
+        for (String token : AgentOptionsSyntax.splitOptions(args)) {
             if (startsWithKey(token) || options.isEmpty()) {
                 options.add(token);
             } else {
                 String previous = options.remove(options.size() - 1);
-                if (previous.equals("verbose")) {
+                if (previous.equals(AgentOptionsSyntax.VERBOSE)) {
                     throw new IllegalArgumentException("unknown option '" + token + "'; " + EXPECTED);
                 }
                 // A continuation: one more filter or event of the previous option.
@@ -193,8 +193,8 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
     }
 
     private static boolean startsWithKey(String token) {
-        for (String key : KEYS) {
-            if (key.endsWith("=") ? token.startsWith(key) : token.equals(key)) {
+        for (String key : AgentOptionsSyntax.KEYS) {
+            if (key.equals(AgentOptionsSyntax.VERBOSE) ? token.equals(key) : token.startsWith(key + "=")) {
                 return true;
             }
         }
@@ -221,13 +221,12 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         int mask = 0;
         for (String part : value.split("[+;]", -1)) {
             String e = part.trim();
-            switch (e) {
-                case "method" -> mask |= 1;
-                case "lock" -> mask |= 2;
-                case "alloc" -> mask |= 4;
-                default -> throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
+            int bit = AgentOptionsSyntax.EVENT_KINDS.indexOf(e);
+            if (bit < 0) {
+                throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
                         + "'; expected method, lock or alloc joined by '+'");
             }
+            mask |= 1 << bit;
         }
         return mask;
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minitrace.injector.runtime.Redaction;
+import dev.minitrace.wire.AgentOptionsSyntax;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,5 +120,21 @@ class AgentOptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(options));
         assertTrue(e.getMessage().contains(message), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line");
+    }
+
+    @Test
+    void whatTheCommandLineWritesTheAgentReadsBack() {
+        String text = AgentOptionsSyntax.format(List.of("com.acme.*", "x.Y::run"), List.of("::toString"), List.of("method", "alloc"),
+                List.of("x.Y::run"), List.of("x.Y::run#2", "value:\\d{13,16};x"));
+        AgentOptions o = AgentOptions.parse(text);
+        assertEquals(List.of("com.acme.*", "x.Y::run"), texts(o.includes()));
+        assertEquals(List.of("::toString"), texts(o.excludes()));
+        assertTrue(o.methodEvents() && o.allocEvents());
+        assertFalse(o.lockEvents());
+        assertEquals(List.of("x.Y::run"), texts(o.captures()));
+        List<String> rules = o.redaction().rules();
+        assertEquals(List.of("x.Y::run#2", "value:\\d{13\\,16}\\;x"), rules.subList(rules.size() - 2, rules.size()));
+        assertEquals(AgentOptions.defaults().includes(), AgentOptions.parse(AgentOptionsSyntax.format(
+                List.of(), List.of(), List.of(), List.of(), List.of())).includes());
     }
 }

@@ -5,6 +5,7 @@ import dev.minitrace.events.LockReleaseEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
 import dev.minitrace.events.ObjectAllocEvent;
+import dev.minitrace.wire.TraceBufferFormat;
 
 /**
  * The hooks that instrumented code calls. Every hook first reads one volatile flag for its event
@@ -64,7 +65,7 @@ public final class Trace {
                 sync(s);
                 s.depth++;
                 if (buffered) {
-                    buffer(s).record(TraceBuffer.ENTRY, methodId, 0, ++s.sequence);
+                    buffer(s).record(TraceBufferFormat.ENTRY, methodId, 0, ++s.sequence);
                     return;
                 }
                 MethodEntryEvent e = new MethodEntryEvent();
@@ -220,7 +221,7 @@ public final class Trace {
 
     private static void commitExit(ThreadState s, int methodId, int bci, boolean exceptional) {
         if (buffered) {
-            buffer(s).record(exceptional ? TraceBuffer.EXIT_BY_EXCEPTION : TraceBuffer.EXIT, methodId, bci, ++s.sequence);
+            buffer(s).record(exceptional ? TraceBufferFormat.EXIT_BY_EXCEPTION : TraceBufferFormat.EXIT, methodId, bci, ++s.sequence);
             return;
         }
         MethodExitEvent e = new MethodExitEvent();
@@ -280,7 +281,7 @@ public final class Trace {
         if (!lockOn || monitor == null) {
             return;
         }
-        objectRecord(TraceBuffer.ACQUIRE, monitor, bci);
+        objectRecord(TraceBufferFormat.ACQUIRE, monitor, bci);
     }
 
     /** The current thread is about to release {@code monitor} at {@code bci} (0: synchronized method). */
@@ -288,7 +289,7 @@ public final class Trace {
         if (!lockOn || monitor == null) {
             return;
         }
-        objectRecord(TraceBuffer.RELEASE, monitor, bci);
+        objectRecord(TraceBufferFormat.RELEASE, monitor, bci);
     }
 
     /** {@code object} was allocated (and constructed) by the instruction at {@code bci}. */
@@ -296,7 +297,7 @@ public final class Trace {
         if (!allocOn || object == null) {
             return;
         }
-        objectRecord(TraceBuffer.ALLOC, object, bci);
+        objectRecord(TraceBufferFormat.ALLOC, object, bci);
     }
 
     /** The shared body of the three object hooks: a packed record, or one JFR event of the kind. */
@@ -325,7 +326,7 @@ public final class Trace {
     // Each kind has its own JFR event class (their fields differ in name), hence one branch each.
     private static void commitObjectEvent(int kind, ThreadState s, Object object, int bci) {
         switch (kind) {
-            case TraceBuffer.ACQUIRE -> {
+            case TraceBufferFormat.ACQUIRE -> {
                 LockAcquireEvent e = new LockAcquireEvent();
                 if (e.shouldCommit()) {
                     e.monitorClass = object.getClass();
@@ -335,7 +336,7 @@ public final class Trace {
                     e.commit();
                 }
             }
-            case TraceBuffer.RELEASE -> {
+            case TraceBufferFormat.RELEASE -> {
                 LockReleaseEvent e = new LockReleaseEvent();
                 if (e.shouldCommit()) {
                     e.monitorClass = object.getClass();
