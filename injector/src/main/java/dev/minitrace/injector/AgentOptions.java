@@ -2,10 +2,14 @@ package dev.minitrace.injector;
 
 import dev.minitrace.injector.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
+import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.Redaction;
 import dev.minitrace.wire.AgentOptionsSyntax;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The parsed agent options. Syntax (keys and separators: {@link AgentOptionsSyntax}, which the
@@ -23,9 +27,7 @@ import java.util.List;
  *
  * @param includes include filters (empty: every eligible class)
  * @param excludes exclude filters
- * @param methodEvents instrument method entry and exit
- * @param lockEvents instrument monitors and synchronized methods
- * @param allocEvents instrument allocations
+ * @param events the kinds to instrument ({@code events=}; default all)
  * @param verbose log what is instrumented on stderr
  * @param captures filters of the methods whose calls are captured (minitrace.MethodCapture); empty: none
  * @param bufferMethods record method entries and exits as packed per-thread records
@@ -33,9 +35,8 @@ import java.util.List;
  * @param stampEvery read the clock for every buffered record, not only when its time could matter
  * @param redaction what captures never write (the defaults unless {@code redact=} says otherwise)
  */
-public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-        boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery,
-        Redaction redaction) {
+public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<EventKind> events, boolean verbose,
+        List<Filter> captures, boolean bufferMethods, boolean stampEvery, Redaction redaction) {
 
     private static final String INCLUDE = AgentOptionsSyntax.INCLUDE + "=";
     private static final String EXCLUDE = AgentOptionsSyntax.EXCLUDE + "=";
@@ -47,28 +48,15 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
     private static final String EXPECTED = "expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, "
             + "methods=buffer|events, stamp=tick|every, redact=RULES or verbose";
 
-    /** Options with the default redaction. */
-    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-            boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery) {
-        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, captures, bufferMethods, stampEvery,
-                Redaction.defaults());
+    /** Compact form: the kinds as an unmodifiable set. */
+    public AgentOptions {
+        events = events.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(events));
     }
 
-    /** Options with method records buffered and stamped when needed. */
-    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-            boolean allocEvents, boolean verbose, List<Filter> captures) {
-        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, captures, true, false);
-    }
-
-    /** Options without capture. */
-    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-            boolean allocEvents, boolean verbose) {
-        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, List.of());
-    }
-
-    /** The defaults: everything, all events, quiet. */
+    /** The defaults: everything, all events, quiet, packed method records, default redaction. */
     public static AgentOptions defaults() {
-        return new AgentOptions(List.of(), List.of(), true, true, true, false);
+        return new AgentOptions(List.of(), List.of(), EnumSet.allOf(EventKind.class), false, List.of(), true, false,
+                Redaction.defaults());
     }
 
     /** The selector of captured methods, or null when nothing is captured. */
@@ -94,7 +82,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         List<Filter> includes = null;
         List<Filter> excludes = null;
         List<Filter> captures = null;
-        int events = -1;
+        Set<EventKind> events = null;
         boolean verbose = false;
         Boolean buffer = null;
         Boolean every = null;
@@ -116,7 +104,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
                 }
                 captures = parseFilters(AgentOptionsSyntax.CAPTURE, option.substring(CAPTURE.length()));
             } else if (option.startsWith(EVENTS)) {
-                if (events >= 0) {
+                if (events != null) {
                     throw new IllegalArgumentException("option 'events=' given twice; expected it at most once (join events with '+')");
                 }
                 events = parseEvents(option.substring(EVENTS.length()));
@@ -141,11 +129,8 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
                 throw new IllegalArgumentException("unknown option '" + option + "'; " + EXPECTED);
             }
         }
-        if (events < 0) {
-            events = 7;
-        }
         return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
-                (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose, captures == null ? List.of() : captures,
+                events == null ? EnumSet.allOf(EventKind.class) : events, verbose, captures == null ? List.of() : captures,
                 buffer == null || buffer, every != null && every, Redaction.parse(redact == null ? List.of() : redact));
     }
 
@@ -217,17 +202,17 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         return List.copyOf(filters);
     }
 
-    private static int parseEvents(String value) {
-        int mask = 0;
+    private static Set<EventKind> parseEvents(String value) {
+        Set<EventKind> kinds = EnumSet.noneOf(EventKind.class);
         for (String part : value.split("[+;]", -1)) {
             String e = part.trim();
-            int bit = AgentOptionsSyntax.EVENT_KINDS.indexOf(e);
-            if (bit < 0) {
+            int kind = AgentOptionsSyntax.EVENT_KINDS.indexOf(e);
+            if (kind < 0) {
                 throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
                         + "'; expected method, lock or alloc joined by '+'");
             }
-            mask |= 1 << bit;
+            kinds.add(EventKind.values()[kind]);
         }
-        return mask;
+        return kinds;
     }
 }
