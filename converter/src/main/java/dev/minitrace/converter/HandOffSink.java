@@ -3,6 +3,7 @@ package dev.minitrace.converter;
 import dev.minitrace.converter.jfr.JfrChunk;
 import dev.minitrace.converter.jfr.RecordingSink;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -26,6 +27,8 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
     private static final byte OBJECT = 1;
     private static final byte TRACE = 2;
     private static final byte CALL = 3;
+    /** A MethodBuffer event's decoded records, in the batch's buffer columns. */
+    private static final byte BUFFER = 4;
 
     /** Tells the sink's thread to end. */
     private static final Batch STOP = new Batch(0);
@@ -89,6 +92,33 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
         b.time[i] = durationNanos;
         b.key[i] = methodKey;
         if (++b.size == BATCH_RECORDS) {
+            handOver();
+        }
+    }
+
+    /** The decoder's columns are copied whole; the sink's thread converts the times and delivers each record. */
+    @Override
+    public void records(long threadKey, long baseTimeNanos, double nanosPerTick, int[] types, int[] ids, int[] hashes,
+            int[] bcis, long[] sequences, long[] ticks, int from, int to) {
+        Batch b = current;
+        int n = to - from;
+        int at = b.buffered;
+        b.ensureBuffered(at + n);
+        System.arraycopy(types, from, b.bufTypes, at, n);
+        System.arraycopy(ids, from, b.bufIds, at, n);
+        System.arraycopy(hashes, from, b.bufHashes, at, n);
+        System.arraycopy(bcis, from, b.bufBcis, at, n);
+        System.arraycopy(sequences, from, b.bufSequences, at, n);
+        System.arraycopy(ticks, from, b.bufTicks, at, n);
+        b.buffered = at + n;
+        int i = b.size;
+        b.kind[i] = BUFFER;
+        b.thread[i] = threadKey;
+        b.time[i] = baseTimeNanos;
+        b.key[i] = Double.doubleToRawLongBits(nanosPerTick);
+        b.hash[i] = at;
+        b.bci[i] = at + n;
+        if (++b.size == BATCH_RECORDS || b.buffered >= BATCH_RECORDS) {
             handOver();
         }
     }
@@ -273,6 +303,8 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
                 case METHOD -> s.methodEvent(b.type[i], b.thread[i], b.seq[i], b.time[i], (int) b.key[i], b.bci[i]);
                 case OBJECT -> s.objectEvent(b.type[i], b.thread[i], b.seq[i], b.time[i], b.key[i], b.hash[i], b.bci[i]);
                 case TRACE -> s.methodTrace(b.thread[i], b.seq[i], b.time[i], b.key[i]);
+                case BUFFER -> s.records(b.thread[i], b.time[i], Double.longBitsToDouble(b.key[i]), b.bufTypes, b.bufIds,
+                        b.bufHashes, b.bufBcis, b.bufSequences, b.bufTicks, b.hash[i], b.bci[i]);
                 default -> b.calls.get(b.hash[i]).run();
             }
         }
@@ -289,11 +321,20 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
         final long[] time;
         /** Method id, class key or traced method key. */
         final long[] key;
-        /** Identity hash, or the index of a queued call. */
+        /** Identity hash, the index of a queued call, or where a buffer's records start in the buffer columns. */
         final int[] hash;
+        /** Bytecode index, or where a buffer's records end in the buffer columns. */
         final int[] bci;
         final List<Runnable> calls = new ArrayList<>();
         int size;
+        /** MethodBuffer records ({@link #BUFFER}: {@code hash} and {@code bci} hold their range here). */
+        int[] bufTypes = new int[0];
+        int[] bufIds = new int[0];
+        int[] bufHashes = new int[0];
+        int[] bufBcis = new int[0];
+        long[] bufSequences = new long[0];
+        long[] bufTicks = new long[0];
+        int buffered;
 
         Batch(int capacity) {
             kind = new byte[capacity];
@@ -306,7 +347,20 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
             bci = new int[capacity];
         }
 
+        void ensureBuffered(int n) {
+            if (bufTypes.length < n) {
+                int c = Math.max(n, Math.max(BATCH_RECORDS + BATCH_RECORDS / 4, bufTypes.length * 2));
+                bufTypes = Arrays.copyOf(bufTypes, c);
+                bufIds = Arrays.copyOf(bufIds, c);
+                bufHashes = Arrays.copyOf(bufHashes, c);
+                bufBcis = Arrays.copyOf(bufBcis, c);
+                bufSequences = Arrays.copyOf(bufSequences, c);
+                bufTicks = Arrays.copyOf(bufTicks, c);
+            }
+        }
+
         void clear() {
+            buffered = 0;
             size = 0;
             calls.clear();
         }

@@ -65,6 +65,15 @@ class HandOffSinkTest {
             s.methodDefinition(c, "A", "m", "()V");
             s.tracedMethod(9, "B", "n", "()I");
             for (int i = 0; i < 20_000; i++) { // more than two batches a chunk
+                if (i % 1000 == 0) { // a MethodBuffer event's columns, part of them
+                    int[] types = {1, 2, 3, 4, 5, 1};
+                    int[] ids = {i, i + 1, i + 2, i + 3, i + 4, i + 5};
+                    int[] hashes = {0, 0, -7, 8, 9, 0};
+                    int[] bcis = {0, 3, 4, 5, 6, 0};
+                    long[] seqs = {i, i + 1L, i + 2L, i + 3L, i + 4L, i + 5L};
+                    long[] ticks = {0, 10, 20, 30, 40, 50};
+                    s.records(c, 1_000_000L * i, 1e9 / 3e8, types, ids, hashes, bcis, seqs, ticks, 1, 6);
+                }
                 switch (i % 3) {
                     case 0 -> s.methodEvent(1 + i % 2, c, i, 1000L * i, i, i % 40);
                     case 1 -> s.objectEvent(3 + i % 3, c, i, 1000L * i + 1, (1L << 62) | i, -i, i % 7);
