@@ -69,8 +69,10 @@ public final class Converter {
                     !Boolean.getBoolean("minitrace.serialWrite"),
                     dir, out.getFileName().toString())) {
                 RecordingCollector collector = new RecordingCollector(table, gcs, pipeline, emitter, progress, report);
-                try {
-                    failures = source.read(chunks, collector);
+                // the engine reads on this thread, the collector and pipeline order on another
+                try (HandOffSink handOff = new HandOffSink(collector)) {
+                    failures = source.read(chunks, handOff);
+                    handOff.finish();
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
