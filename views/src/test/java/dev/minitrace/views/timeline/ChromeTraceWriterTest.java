@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.minitrace.converter.TimeBound;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import java.nio.file.Files;
@@ -163,6 +164,30 @@ class ChromeTraceWriterTest {
         assertEquals(3, summary.cutRecords(), "the entry and exit of x and the allocation");
         assertTrue(f.root.get("otherData").get("cut").asText().contains("3 records after it are not shown"));
         assertTrue(f.instants.isEmpty());
+    }
+
+    @Test
+    void inATimeWindowCallsBeginAndEndAtItsBounds() throws Exception {
+        Path out = dir.resolve("window.json");
+        TimelineOptions window = new TimelineOptions(TimeBound.parse("2ms"), TimeBound.parse("5ms"), 1000, null);
+        try (ChromeTraceWriter w = new ChromeTraceWriter(out, window, ORIGIN, ORIGIN + 10 * MS)) {
+            // what the converter passes for [2 ms, 5 ms): run was entered before, work is left after
+            record(w, WORKER, MtlogFormat.METHOD_ENTRY, 3, 2, 0);
+            record(w, WORKER, MtlogFormat.METHOD_EXIT, 3.5, 2, 9);
+            record(w, WORKER, MtlogFormat.METHOD_EXIT, 4, 1, 30);
+            record(w, WORKER, MtlogFormat.METHOD_ENTRY, 4.5, 2, 0);
+            w.finish(info());
+        }
+        TimelineFile f = new TimelineFile(out);
+        TimelineFile.Slice run = f.slices("worker", "a.A.run").get(0);
+        assertEquals(us(2), run.begin(), 1e-9, "begun before the window: shown from its start");
+        assertEquals(us(4), run.end(), 1e-9);
+        List<TimelineFile.Slice> work = f.slices("worker", "a.A.work");
+        assertEquals(us(3), work.get(0).begin(), 1e-9);
+        assertEquals(1, work.get(0).depth(), "inside run, which began before the window");
+        TimelineFile.Slice last = work.get(1);
+        assertEquals(us(5), last.end(), 1e-9);
+        assertEquals("still running at the end of the time window", last.endArgs().get("unfinished").asText());
     }
 
     @Test
