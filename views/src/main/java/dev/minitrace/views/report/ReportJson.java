@@ -363,6 +363,7 @@ final class ReportJson {
 
     /** Escapes what could end the page's script element or open markup inside it. */
     private static final class HtmlSafe extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
         private final int[] escapes = standardAsciiEscapesForJSON();
 
         HtmlSafe() {
