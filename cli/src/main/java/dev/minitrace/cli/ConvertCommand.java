@@ -6,23 +6,15 @@ import dev.minitrace.converter.Converter;
 import dev.minitrace.converter.FragmentPolicy;
 import dev.minitrace.converter.TimeBound;
 import dev.minitrace.converter.jfr.Engines;
-import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.function.LongConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,9 +34,6 @@ import picocli.CommandLine.Model.CommandSpec;
             "3:IN was truncated or lost data; every complete chunk was converted and OUT written",
         })
 public final class ConvertCommand implements Callable<Integer> {
-    /** Inputs larger than this show a progress bar on a terminal. */
-    private static final long PROGRESS_THRESHOLD = 64L << 20;
-
     @Spec
     CommandSpec spec;
 
@@ -99,36 +88,17 @@ public final class ConvertCommand implements Callable<Integer> {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }
         MemorySize.parse(memory);
-        checkPaths();
+        ConversionRun.checkPaths(in, out, "a JFR recording");
         if (tempDir != null && !Files.isDirectory(tempDir)) {
             throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
         }
         ConversionReport report;
-        try (Progress progress = Progress.forInput(in)) {
+        try (Progress progress = Progress.forInput(in, "convert")) {
             report = new Converter(options, source, tempDir).convert(in, out, progress);
-        } catch (JfrInputException e) {
-            throw new CliException(in + ": " + e.getMessage(), ExitCodes.FAILED);
-        } catch (AccessDeniedException e) {
-            throw new CliException("cannot write " + out + ": permission denied", ExitCodes.FAILED);
-        } catch (NoSuchFileException e) {
-            throw new CliException("cannot write " + out + ": no such file or directory " + e.getFile(), ExitCodes.FAILED);
-        } catch (FileSystemException e) {
-            throw new CliException("cannot convert " + in + " to " + out + ": " + e.getMessage(), ExitCodes.FAILED);
-        } catch (IOException e) {
-            throw new CliException("cannot convert " + in + ": " + e.getMessage(), ExitCodes.FAILED);
-        } catch (OutOfMemoryError e) {
-            // The records that wait fit any bound (they spill), but what the reader must hold at once
-            // does not: a chunk's constant pools (JDK 25 puts the packed records' strings there).
-            throw new CliException("cannot convert " + in + " within --memory " + memory + " (" + (Runtime.getRuntime().maxMemory() >> 20)
-                    + " MB heap): a chunk's constant pools need more; run again with a larger --memory, e.g. --memory 2g", ExitCodes.FAILED);
+        } catch (IOException | OutOfMemoryError e) {
+            throw ConversionRun.failure(e, "convert", in, out, memory);
         }
-        for (String w : report.warnings()) {
-            err.println("convert: warning: " + w);
-        }
-        if (report.selectedNoThread()) {
-            err.println("convert: warning: --threads " + String.join(",", new TreeSet<>(options.threads()))
-                    + " selects none of the traced threads (" + report.unselectedEvents() + " events of other threads skipped)");
-        }
+        ConversionRun.warn(err, "convert", report, options);
         String spilled = report.spilledRecords() == 0 ? ""
                 : String.format(", %d records waited on disk (%d MB)", report.spilledRecords(), report.spilledBytes() >> 20);
         spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%s%n", out, report.records(),
@@ -158,81 +128,4 @@ public final class ConvertCommand implements Callable<Integer> {
         }
     }
 
-    private void checkPaths() {
-        if (!Files.exists(in)) {
-            throw new CliException(in + ": no such file", ExitCodes.FAILED);
-        }
-        if (Files.isDirectory(in)) {
-            throw new CliException(in + ": is a directory, not a JFR recording", ExitCodes.FAILED);
-        }
-        if (Files.isDirectory(out)) {
-            throw new CliException("cannot write " + out + ": is a directory", ExitCodes.FAILED);
-        }
-        try {
-            if (Files.exists(out) && Files.isSameFile(in, out)) {
-                throw new CliException("OUT is the same file as IN (" + out + "); refusing to overwrite the recording", ExitCodes.USAGE);
-            }
-        } catch (IOException e) {
-            throw new CliException("cannot check " + out + ": " + e.getMessage(), ExitCodes.FAILED);
-        }
-        Path dir = out.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new CliException("cannot write " + out + ": no such directory " + dir, ExitCodes.FAILED);
-        }
-    }
-
-    /** A progress bar on the terminal for large inputs; silent otherwise. */
-    private static final class Progress implements LongConsumer, AutoCloseable {
-        private final ProgressBar bar;
-
-        private Progress(ProgressBar bar) {
-            this.bar = bar;
-        }
-
-        static Progress forInput(Path in) {
-            long size;
-            try {
-                size = Files.size(in);
-            } catch (IOException e) {
-                size = 0;
-            }
-            if (!onTerminal() || size < PROGRESS_THRESHOLD) {
-                return new Progress(null);
-            }
-            return new Progress(new ProgressBarBuilder().setTaskName("convert").setInitialMax(size >> 20)
-                    .setUnit(" MB", 1).build());
-        }
-
-        /**
-         * True when the command runs on a terminal. JDK 22 to 24 return a console also when the
-         * streams are redirected; {@code Console.isTerminal()} (JDK 22+) tells them apart.
-         */
-        private static boolean onTerminal() {
-            java.io.Console c = System.console();
-            if (c == null) {
-                return false;
-            }
-            try {
-                return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
-            } catch (NoSuchMethodException e) {
-                return true; // JDK 17-21: a console exists only on a terminal
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return false;
-            }
-        }
-
-        @Override
-        public void accept(long bytesDone) {
-            if (bar != null) {
-                bar.stepTo(bytesDone >> 20);
-            }
-        }
-
-        @Override
-        public void close() {
-            if (bar != null) {
-                bar.close();
-            }
-        }
-    }
 }

@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Traces the bundled demo program, converts the recording, prints a summary.",
+            "Traces the bundled demo program, converts the recording, prints a summary, and writes an HTML report and a timeline"
+                + " beside the recording.",
             "",
             "The demo (" + MiniTraceHome.DEMO_JAR + ") runs 4 threads through nested",
             "calls, synchronized methods and blocks, allocations and caught exceptions,",
@@ -29,6 +30,8 @@ import picocli.CommandLine.Spec;
             "  mt run --out minitrace-demo.jfr -- -jar <home>/" + MiniTraceHome.DEMO_JAR,
             "  mt convert minitrace-demo.jfr minitrace-demo.mtlog",
             "  mt summary minitrace-demo.mtlog",
+            "  mt report minitrace-demo.jfr minitrace-demo.html",
+            "  mt export --format chrome-trace minitrace-demo.jfr minitrace-demo.json",
             "The files go to the current folder (or where --out says) and replace",
             "existing ones. bin/mt builds the project first if it is not built.",
             "",
@@ -81,14 +84,36 @@ public final class DemoCommand implements Callable<Integer> {
         err.println("demo: log written to " + log);
         err.flush();
         int summary = execute(new SummaryCommand(), log.toString());
-        return summary != ExitCodes.OK ? summary : converted;
+        if (summary != ExitCodes.OK) {
+            return summary;
+        }
+        Path page = beside(traced.recording(), ".html");
+        int report = execute(new ReportCommand(), traced.recording().toString(), page.toString());
+        if (report != ExitCodes.OK && report != ExitCodes.PARTIAL) {
+            return report;
+        }
+        Path timeline = beside(traced.recording(), ".json");
+        int exported = execute(new ExportCommand(), "--format", "chrome-trace", traced.recording().toString(), timeline.toString());
+        if (exported != ExitCodes.OK && exported != ExitCodes.PARTIAL) {
+            return exported;
+        }
+        err.println("demo: report written to " + page.toAbsolutePath() + " (open it in a browser; it needs no network)");
+        err.println("demo: timeline written to " + timeline.toAbsolutePath()
+                + " (open it in ui.perfetto.dev, chrome://tracing or speedscope)");
+        err.flush();
+        return converted;
     }
 
     /** minitrace-demo.jfr → minitrace-demo.mtlog in the same folder. */
     static Path mtlogBeside(Path recording) {
+        return beside(recording, ".mtlog");
+    }
+
+    /** minitrace-demo.jfr → minitrace-demo{@code extension} in the same folder. */
+    static Path beside(Path recording, String extension) {
         String name = recording.getFileName().toString();
         String base = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) : name;
-        return recording.resolveSibling(base + ".mtlog");
+        return recording.resolveSibling(base + extension);
     }
 
     /** Runs a subcommand through picocli with MiniTrace's error handlers, as {@code mt} would. */

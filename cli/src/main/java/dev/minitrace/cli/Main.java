@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
             ConvertCommand.class,
             PrintCommand.class,
             SummaryCommand.class,
+            ExportCommand.class,
+            ReportCommand.class,
             AttachCommand.class,
             StopCommand.class,
             DumpCommand.class,

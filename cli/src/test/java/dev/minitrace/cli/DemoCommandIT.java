@@ -63,6 +63,13 @@ class DemoCommandIT {
 
         Path log = dir.resolve("minitrace-demo.mtlog");
         assertEquals(0, o.status(), o::toString);
+        // the demo ends with the two views and says where they are
+        Path page = dir.resolve("minitrace-demo.html").toAbsolutePath();
+        Path timeline = dir.resolve("minitrace-demo.json").toAbsolutePath();
+        assertTrue(o.err().contains("demo: report written to " + page), o::err);
+        assertTrue(o.err().contains("demo: timeline written to " + timeline), o::err);
+        assertTrue(Files.readString(page).contains("id=\"minitrace-data\""));
+        assertTrue(Files.readString(timeline).contains("\"thread_name\""));
         assertTrue(o.err().contains("demo: log written to " + log), o::err);
         assertTrue(o.out().contains("records per thread"), "the summary is printed");
         try (MtlogReader r = MtlogReader.open(log)) {

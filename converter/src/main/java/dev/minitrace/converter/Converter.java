@@ -1,5 +1,6 @@
 package dev.minitrace.converter;
 
+import dev.minitrace.converter.jfr.JfrChunk;
 import dev.minitrace.converter.jfr.JfrChunks;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
@@ -7,6 +8,7 @@ import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.write.MtlogGlobalLayout;
 import dev.minitrace.converter.write.MtlogThreadLayout;
 import dev.minitrace.converter.write.TraceWriter;
+import dev.minitrace.converter.write.TraceWriterFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -44,6 +46,19 @@ public final class Converter {
      * @throws JfrInputException when {@code in} is not a JFR recording or has no complete chunk
      */
     public ConversionReport convert(Path in, Path out, LongConsumer progress) throws IOException {
+        return convert(in, out, (start, end) -> options.globalLayout() ? new MtlogGlobalLayout(out, start)
+                : new MtlogThreadLayout(out, start), progress);
+    }
+
+    /**
+     * Converts {@code in} for the writer {@code writers} opens; {@code out} is the writer's output,
+     * beside which records that must wait on disk go (unless a temporary folder was given).
+     * {@link ConvertOptions#globalLayout()} is not used: the writer chooses its order.
+     *
+     * @param progress receives the input offset reached after each chunk, or null
+     * @throws JfrInputException when {@code in} is not a JFR recording or has no complete chunk
+     */
+    public ConversionReport convert(Path in, Path out, TraceWriterFactory writers, LongConsumer progress) throws IOException {
         JfrChunks chunks = JfrChunks.scan(in);
         if (chunks.chunks().isEmpty()) {
             throw new JfrInputException("truncated before the end of its first chunk (" + chunks.tailProblem()
@@ -57,7 +72,8 @@ public final class Converter {
         MtlogInfo info = new MtlogInfo();
         List<RecordingSource.ChunkFailure> failures;
         Path dir = tempDir != null ? tempDir : out.toAbsolutePath().getParent();
-        try (TraceWriter writer = options.globalLayout() ? new MtlogGlobalLayout(out, start) : new MtlogThreadLayout(out, start)) {
+        List<JfrChunk> read = chunks.chunks();
+        try (TraceWriter writer = writers.open(start, read.get(read.size() - 1).endNanos())) {
             RecordEmitter emitter = RecordEmitter.forWriter(writer, from, to, options.typeMask());
             MemoryMeter meter = new MemoryMeter();
             ThreadTable table = new ThreadTable(options.threads(), meter);
@@ -71,8 +87,10 @@ public final class Converter {
                     !Boolean.getBoolean("minitrace.serialWrite"),
                     dir, out.getFileName().toString())) {
                 RecordingCollector collector = new RecordingCollector(table, gcs, pipeline, emitter, progress, report);
-                try {
-                    failures = source.read(chunks, collector);
+                // the engine reads on this thread, the collector and pipeline order on another
+                try (HandOffSink handOff = new HandOffSink(collector)) {
+                    failures = source.read(chunks, handOff);
+                    handOff.finish();
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }

@@ -90,6 +90,12 @@ final class EventBuffer {
                 }
                 // a repeated sequence: the stable sort keeps arrival order
             } else if (off >= size && off - start < 2L * count + GAP_SLACK) {
+                if (off >= type.length && start >= type.length >> 2) {
+                    // the slots below start were written already: reuse them before growing, or a
+                    // buffer that is never empty (records always waiting) grows without bound
+                    slideDown();
+                    off = s - base;
+                }
                 int i = (int) off;
                 if (i >= type.length) {
                     grow(i + 1);
@@ -127,6 +133,18 @@ final class EventBuffer {
         time[i] = ts;
         value[i] = v;
         aux[i] = a;
+    }
+
+    /** Placed mode: moves the slots {@code [start, size)} to slot 0. */
+    private void slideDown() {
+        int n = size - start;
+        System.arraycopy(type, start, type, 0, n);
+        System.arraycopy(time, start, time, 0, n);
+        System.arraycopy(value, start, value, 0, n);
+        System.arraycopy(aux, start, aux, 0, n);
+        base += start;
+        size = n;
+        start = 0;
     }
 
     /** Placed mode: moves the slots up by {@code d}, so that sequences down to {@code base - d} fit. */
@@ -345,23 +363,44 @@ final class EventBuffer {
 
     /**
      * Moves the first {@code n} entries from {@code start}, which {@link #releasable} counted (so a
-     * placed buffer has no empty slot among them), into a new buffer; a placed buffer stays placed.
+     * placed buffer has no empty slot among them), into {@code into}, which must be empty and keeps
+     * its columns when they are large enough: the batches a thread hands over at each chunk end
+     * reuse one buffer instead of allocating a chunk's worth of columns every time.
      */
-    EventBuffer takeHead(int n) {
+    void moveHead(int n, EventBuffer into) {
         if (!placed) {
-            return splitHead(n);
+            normalize();
         }
-        EventBuffer head = new EventBuffer();
-        int cap = Math.max(n, 1);
-        head.type = Arrays.copyOfRange(type, start, start + cap);
-        head.time = Arrays.copyOfRange(time, start, start + cap);
-        head.value = Arrays.copyOfRange(value, start, start + cap);
-        head.aux = Arrays.copyOfRange(aux, start, start + cap);
-        head.base = base + start;
-        head.size = n;
-        head.count = n;
+        into.ensureEmptyCapacity(n, !placed);
+        System.arraycopy(type, start, into.type, 0, n);
+        System.arraycopy(time, start, into.time, 0, n);
+        System.arraycopy(value, start, into.value, 0, n);
+        System.arraycopy(aux, start, into.aux, 0, n);
+        into.placed = placed;
+        if (placed) {
+            into.base = base + start;
+        } else {
+            System.arraycopy(seq, start, into.seq, 0, n);
+            into.sorted = true;
+        }
+        into.start = 0;
+        into.size = n;
+        into.count = n;
         dropHead(n);
-        return head;
+    }
+
+    /** An empty buffer with room for {@code n} entries (and their sequences when {@code withSeq}). */
+    private void ensureEmptyCapacity(int n, boolean withSeq) {
+        start = 0;
+        size = 0;
+        count = 0;
+        if (type.length < n) {
+            reallocate(n);
+        }
+        if (withSeq && seq.length < type.length) {
+            seq = new long[type.length];
+            resized(0);
+        }
     }
 
     /** The lowest sequence held (count > 0). */
@@ -410,6 +449,35 @@ final class EventBuffer {
         if (type.length > 1024) {
             reallocate(64);
         }
+    }
+
+    /** Shrinks the columns to the entries held plus an eighth: memory is short and this buffer has more. */
+    void trim() {
+        if (placed) {
+            slideDown();
+        } else {
+            normalize();
+        }
+        int n = size; // from slot 0 now: placed entries were slid down, appended ones always start there
+        int capacity = n + (n >> 3) + 64;
+        if (capacity >= type.length - (type.length >> 3)) {
+            return;
+        }
+        type = Arrays.copyOf(type, capacity);
+        time = Arrays.copyOf(time, capacity);
+        value = Arrays.copyOf(value, capacity);
+        aux = Arrays.copyOf(aux, capacity);
+        seq = placed ? new long[0] : Arrays.copyOf(seq, capacity);
+        resized(0);
+    }
+
+    /** Empties the buffer and keeps its columns, for a buffer that is filled again soon (a thread's batch). */
+    void empty() {
+        start = 0;
+        size = 0;
+        count = 0;
+        placed = true;
+        sorted = true;
     }
 
     /**

@@ -33,8 +33,10 @@ import java.util.concurrent.TimeUnit;
  * of every thread after the time a waiting thread has reached, wait for the next chunk end (one
  * chunk of lateness for a thread's newest records, as JFR's chunk rotation gives).
  *
- * <p>Memory: when more than {@code maxPending} records wait in memory, all of them are spilled, a
- * sorted run per thread, to a {@link SpillStore}; releasing merges a thread's runs and its records
+ * <p>Memory: when the columns pass the bound, their slack is given back first (emptied batch
+ * buffers, slots already written, growth headroom); only when the waiting records themselves fill
+ * most of the bound (or more than {@code maxPending} wait) are they spilled, a sorted run per
+ * thread, to a {@link SpillStore}; releasing merges a thread's runs and its records
  * in memory. Writing a chunk's releasable records runs on a second thread while the next chunk is
  * read, when they are all in memory and at most half the bound; the spill path runs in place.
  */
@@ -155,7 +157,29 @@ final class OrderingPipeline implements AutoCloseable {
                 return;
             }
         }
-        spillAll();
+        if (!compact()) {
+            spillAll();
+        }
+    }
+
+    /**
+     * Gives back the slack of the columns: emptied batch buffers, slots already written and growth
+     * headroom. True when that leaves a quarter of the bound free, so that spilling (writing and
+     * reading every waiting record once more) is needed only when the waiting records themselves
+     * fill the bound; in {@code TIME} order a chunk's records always wait for the next one, and a
+     * buffer that is never empty keeps its largest size.
+     */
+    private boolean compact() {
+        awaitWriter();
+        for (ThreadState t : threads.sorted()) {
+            t.spare.release();
+            if (t.pending.count == 0) {
+                t.pending.release();
+            } else {
+                t.pending.trim();
+            }
+        }
+        return inMemory <= maxPending / 2 && meter.bytes() <= maxSlots / 4 * 3;
     }
 
     /** Records spilled to disk, and the bytes they took there. */
@@ -266,7 +290,6 @@ final class OrderingPipeline implements AutoCloseable {
         ThreadState[] sorted = threads.sorted();
         ThreadState[] ts = new ThreadState[sorted.length];
         EventBuffer[] batches = new EventBuffer[sorted.length];
-        boolean[] swapped = new boolean[sorted.length];
         int n = 0;
         long events = 0;
         for (ThreadState t : sorted) {
@@ -283,9 +306,9 @@ final class OrderingPipeline implements AutoCloseable {
                 batch = t.pending;
                 t.pending = t.spare;
                 t.spare = batch;
-                swapped[n] = true;
             } else {
-                batch = t.pending.takeHead(k);
+                t.pending.moveHead(k, t.spare);
+                batch = t.spare;
             }
             t.next = Math.max(t.next, batch.seq(batch.start + k - 1) + 1);
             t.waiting = t.pending.count > 0 && t.pending.minSeq() > t.next;
@@ -302,7 +325,7 @@ final class OrderingPipeline implements AutoCloseable {
         int count = n;
         // The batch's columns stay counted by the meter while the writer thread writes them.
         if (!parallel || inPlace) {
-            writeBatches(ts, batches, swapped, count, pointTimes, pointGcIds);
+            writeBatches(ts, batches, count, pointTimes, pointGcIds);
             return;
         }
         if (writerThread == null) {
@@ -315,13 +338,13 @@ final class OrderingPipeline implements AutoCloseable {
             writerThread = pool;
         }
         inFlight = writerThread.submit(() -> {
-            writeBatches(ts, batches, swapped, count, pointTimes, pointGcIds);
+            writeBatches(ts, batches, count, pointTimes, pointGcIds);
             return null;
         });
     }
 
-    /** Checks and writes one hand-over's batches, then empties the swapped ones (possibly on the writer thread). */
-    private void writeBatches(ThreadState[] ts, EventBuffer[] batches, boolean[] swapped, int n, long[] pointTimes,
+    /** Checks and writes one hand-over's batches (the threads' spare buffers), then empties them (possibly on the writer thread). */
+    private void writeBatches(ThreadState[] ts, EventBuffer[] batches, int n, long[] pointTimes,
             long[] pointGcIds) throws IOException {
         for (int k = 0; k < n; k++) {
             batches[k].normalize();
@@ -329,8 +352,13 @@ final class OrderingPipeline implements AutoCloseable {
         }
         emitter.points(pointTimes, pointGcIds);
         emitter.emit(ts, batches, n);
+        boolean keep = meter.bytes() <= maxSlots / 2;
         for (int k = 0; k < n; k++) {
-            if (swapped[k]) {
+            // kept at its size for the thread's next batch while memory is plentiful (no allocation
+            // per chunk); given back when memory is short, for the records still being read
+            if (keep) {
+                batches[k].empty();
+            } else {
                 batches[k].clear();
             }
         }

@@ -141,4 +141,90 @@ class EventBufferTest {
         b.normalize();
         assertEquals(28, b.seq(b.size - 1));
     }
+    @Test
+    void aBufferThatIsNeverEmptyStaysTheSizeOfWhatItHolds() {
+        // TIME order: each chunk end writes the older half and keeps the newer one, forever
+        EventBuffer b = new EventBuffer();
+        EventBuffer batch = new EventBuffer();
+        long next = 1;
+        long written = 1;
+        for (int round = 0; round < 200; round++) {
+            for (int i = 0; i < 10_000; i++, next++) {
+                b.add(1, next, next, next * 3, (int) next);
+            }
+            int k = b.releasable(written, Long.MAX_VALUE) - 10_000;
+            b.moveHead(k, batch);
+            for (int i = 0; i < k; i++) {
+                assertEquals(written + i, batch.seq(i));
+                assertEquals((written + i) * 3, batch.value[i]);
+            }
+            written += k;
+            batch.empty();
+            assertEquals(10_000, b.count);
+        }
+        assertTrue(b.placed);
+        assertTrue(b.type.length <= 3 * 20_000, "capacity " + b.type.length + " for at most 20,000 held");
+        assertEquals(written, b.minSeq());
+    }
+
+    @Test
+    void moveHeadReusesTheBatchColumns() {
+        EventBuffer b = new EventBuffer();
+        EventBuffer batch = new EventBuffer();
+        for (long s = 1; s <= 3_000; s++) {
+            b.add(2, s, s, s, 0);
+        }
+        b.moveHead(1_000, batch);
+        byte[] columns = batch.type;
+        batch.empty();
+        b.moveHead(1_000, batch);
+        assertTrue(columns == batch.type, "the emptied batch's columns are used again");
+        assertEquals(1_001, batch.seq(0));
+        assertEquals(2_000, batch.seq(999));
+        assertEquals(1_000, b.count);
+        assertEquals(2_001, b.minSeq());
+    }
+
+    @Test
+    void trimKeepsEveryEntryInOrder() {
+        Random rnd = new Random(7);
+        for (boolean gaps : new boolean[] {false, true}) {
+            for (boolean shuffled : new boolean[] {false, true}) {
+                EventBuffer b = new EventBuffer();
+                List<Long> seqs = new ArrayList<>();
+                for (long s = 1; s <= 50_000; s++) {
+                    if (!gaps || s % 7 != 0) {
+                        seqs.add(s);
+                    }
+                }
+                if (shuffled) {
+                    java.util.Collections.shuffle(seqs, rnd);
+                }
+                for (long s : seqs) {
+                    b.add(1 + (int) (s % 5), s, s * 2, s * 3, (int) s);
+                }
+                b.dropHead(0);
+                b.normalize();
+                b.dropHead(10_000);
+                int held = b.count;
+                b.trim();
+                assertTrue(b.type.length <= held + held / 8 + 64 + (b.size - b.start - held),
+                        "capacity " + b.type.length + " for " + held);
+                b.normalize();
+                long prev = Long.MIN_VALUE;
+                for (int i = b.start; i < b.size; i++) {
+                    long s = b.seq(i);
+                    assertTrue(s > prev);
+                    assertEquals(s * 2, b.time[i]);
+                    assertEquals(s * 3, b.value[i]);
+                    assertEquals((int) s, b.aux[i]);
+                    assertEquals(1 + (int) (s % 5), b.type[i]);
+                    prev = s;
+                }
+                assertEquals(held, b.size - b.start);
+                b.add(1, 1_000_000, 0, 0, 0); // still usable after trimming
+                assertEquals(held + 1, b.count);
+            }
+        }
+    }
 }

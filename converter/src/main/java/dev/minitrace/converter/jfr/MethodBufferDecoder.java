@@ -70,16 +70,7 @@ public final class MethodBufferDecoder {
             return;
         }
         // docs/trace-buffer.md: time(baseTime) + (long) ((ticks - baseTime) * (1e9 / ticksPerSecond))
-        double nanosPerTick = 1e9 / ticksPerSecond;
-        for (int i = 0; i < n; i++) {
-            long t = baseTimeNanos + (long) (ticks[i] * nanosPerTick);
-            int type = types[i];
-            if (type <= MtlogFormat.METHOD_EXIT) {
-                sink.methodEvent(type, threadKey, sequences[i], t, methodIds[i], bcis[i]);
-            } else {
-                sink.objectEvent(type, threadKey, sequences[i], t, RecordingSink.agentClassKey(methodIds[i]), hashes[i], bcis[i]);
-            }
-        }
+        sink.records(threadKey, baseTimeNanos, 1e9 / ticksPerSecond, types, methodIds, hashes, bcis, sequences, ticks, 0, n);
     }
 
     /**
@@ -194,6 +185,19 @@ public final class MethodBufferDecoder {
      * runs past {@code length}, is longer than {@code maxChars} or has a char of 128 or more.
      */
     private long varint(char[] c, int length, int maxChars) {
+        int p = pos;
+        if (p < length) {
+            int x = c[p];
+            if (x < 0x40) { // one char, no continuation: most method ids, bytecode indexes and tick deltas
+                pos = p + 1;
+                return x;
+            }
+        }
+        return longVarint(c, length, maxChars);
+    }
+
+    /** {@link #varint} of more than one char, or a broken one. */
+    private long longVarint(char[] c, int length, int maxChars) {
         long value = 0;
         int p = pos;
         for (int i = 0; i < maxChars; i++) {

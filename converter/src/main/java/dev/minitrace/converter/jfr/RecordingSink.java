@@ -1,5 +1,7 @@
 package dev.minitrace.converter.jfr;
 
+import dev.minitrace.converter.mtlog.MtlogFormat;
+
 /**
  * Receives the decoded content of a recording from a {@link RecordingSource}, with primitive
  * arguments so that an engine can deliver millions of events without allocating per event.
@@ -59,6 +61,27 @@ public interface RecordingSink {
      * when the class is missing.
      */
     void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci);
+
+    /**
+     * The records {@code [from, to)} of one {@code minitrace.MethodBuffer} event, decoded into
+     * columns by {@link MethodBufferDecoder}: each is a {@link #methodEvent} (types 1-2, id = method
+     * id) or an {@link #objectEvent} (types 3-5, id = the agent's class id, key
+     * {@link #agentClassKey}), at {@code baseTimeNanos + (long) (ticks[i] * nanosPerTick)}
+     * ({@code docs/trace-buffer.md}). A sink that moves records elsewhere can take the columns at
+     * once; by default each record is delivered on its own.
+     */
+    default void records(long threadKey, long baseTimeNanos, double nanosPerTick, int[] types, int[] ids, int[] hashes,
+            int[] bcis, long[] sequences, long[] ticks, int from, int to) {
+        for (int i = from; i < to; i++) {
+            long t = baseTimeNanos + (long) (ticks[i] * nanosPerTick);
+            int type = types[i];
+            if (type <= MtlogFormat.METHOD_EXIT) {
+                methodEvent(type, threadKey, sequences[i], t, ids[i], bcis[i]);
+            } else {
+                objectEvent(type, threadKey, sequences[i], t, agentClassKey(ids[i]), hashes[i], bcis[i]);
+            }
+        }
+    }
 
     /** A method that {@code jdk.MethodTrace} events refer to by {@code methodKey}. */
     void tracedMethod(long methodKey, String className, String methodName, String descriptor);

@@ -1,0 +1,160 @@
+package dev.minitrace.cli;
+
+import dev.minitrace.converter.ConversionReport;
+import dev.minitrace.converter.ConvertOptions;
+import dev.minitrace.converter.FragmentPolicy;
+import dev.minitrace.converter.TimeBound;
+import dev.minitrace.converter.jfr.Engines;
+import dev.minitrace.converter.jfr.RecordingSource;
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.views.InputKind;
+import dev.minitrace.views.timeline.TimelineOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code mt export --format FORMAT IN OUT}: writes a trace in another format ({@link ExportFormats}). */
+@Command(name = "export", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
+        description = {"Exports a trace in a format other tools open (--format lists them). IN is a JFR recording, converted on"
+                + " the fly; OUT is written to a temporary file next to it and renamed when complete.",
+            "",
+            "chrome-trace: the Trace Event Format (JSON). One track per thread, named like",
+            "the thread; calls and monitor holds as nested slices, allocations as instants,",
+            "GCs and fragment points on the GC track. Open OUT in ui.perfetto.dev,",
+            "chrome://tracing or speedscope. Times have the agent's tick resolution",
+            "(docs/views.md).",
+            ""},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:exported (warnings go to stderr)",
+            "1:failed: IN is not a recording the format can take, is unreadable, or OUT cannot be written",
+            "2:bad command line (unknown format or option, bad value, OUT is IN)",
+            "3:IN was truncated or lost data; everything complete was exported",
+        })
+public final class ExportCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--format", paramLabel = "FORMAT", required = true, completionCandidates = ExportFormats.class,
+            description = "The output format: ${COMPLETION-CANDIDATES}.")
+    String format;
+
+    @Parameters(index = "0", paramLabel = "IN", description = "The JFR recording.")
+    Path in;
+
+    @Parameters(index = "1", paramLabel = "OUT", description = "The file to write.")
+    Path out;
+
+    @Option(names = "--from", paramLabel = "TIME",
+            description = "Start of the time window: an ISO instant or a duration after the recording's start (5s, 250ms, PT1M).")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "End of the time window (exclusive), as --from.")
+    String to;
+
+    @Option(names = "--threads", paramLabel = "NAME|ID", split = ",",
+            description = "Only these threads: names, JFR thread ids or Java thread ids, comma-separated.")
+    List<String> threads;
+
+    @Option(names = "--no-alloc", description = "Leave out the allocations.")
+    boolean noAlloc;
+
+    @Option(names = "--max-events", paramLabel = "N", defaultValue = "" + TimelineOptions.DEFAULT_MAX_EVENTS,
+            description = "chrome-trace: once N events are written no slice begins (open calls still end, so calls stay whole);"
+                    + " default ${DEFAULT-VALUE}, about what speedscope and chrome://tracing open.")
+    long maxEvents;
+
+    @Option(names = "--temp-dir", paramLabel = "DIR",
+            description = "Where records that wait go (default: OUT's folder). The files are removed whatever happens.")
+    Path tempDir;
+
+    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
+            description = "Memory the whole export may use (default 512m): bin/mt sizes the JVM to it.")
+    String memory;
+
+    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
+    String engine;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        ExportFormat f = ExportFormats.byName(format);
+        if (f == null) {
+            throw new CliException("unknown format '" + format + "' (expected one of " + String.join(", ", ExportFormats.all().keySet())
+                    + ")", ExitCodes.USAGE);
+        }
+        ConvertOptions options = options();
+        TimeBound fromBound = options.from();
+        TimeBound toBound = options.to();
+        if (maxEvents < 1) {
+            throw new CliException("--max-events must be at least 1, not " + maxEvents, ExitCodes.USAGE);
+        }
+        RecordingSource source;
+        try {
+            source = Engines.byName(engine);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage(), ExitCodes.USAGE);
+        }
+        MemorySize.parse(memory);
+        ConversionRun.checkPaths(in, out, "a recording");
+        if (tempDir != null && !Files.isDirectory(tempDir)) {
+            throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
+        }
+        InputKind kind;
+        try {
+            kind = InputKind.of(in);
+        } catch (IOException e) {
+            throw new CliException("cannot read " + in + ": " + e.getMessage(), ExitCodes.FAILED);
+        }
+        if (kind == InputKind.MTLOG && !f.acceptsLog()) {
+            throw new CliException(in + " is an .mtlog, which has no time per record: " + format
+                    + " needs the JFR recording it was converted from (docs/views.md)", ExitCodes.FAILED);
+        }
+        if (kind == InputKind.OTHER) {
+            throw new CliException(in + ": not a JFR recording" + (f.acceptsLog() ? " or an .mtlog file" : ""), ExitCodes.FAILED);
+        }
+        ConversionReport report;
+        try (Progress progress = Progress.forInput(in, "export")) {
+            report = f.export(new ExportFormat.Request(in, kind == InputKind.MTLOG, out, options, fromBound, toBound, maxEvents, source,
+                    tempDir, progress, spec.commandLine().getOut()));
+        } catch (IOException | OutOfMemoryError e) {
+            throw ConversionRun.failure(e, "export", in, out, memory);
+        }
+        spec.commandLine().getOut().flush();
+        if (report != null) {
+            ConversionRun.warn(err, "export", report, options);
+        }
+        err.flush();
+        return report != null && report.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;
+    }
+
+    private ConvertOptions options() {
+        try {
+            Set<String> wanted = null;
+            if (threads != null) {
+                wanted = new LinkedHashSet<>();
+                for (String t : threads) {
+                    wanted.add(t.trim());
+                }
+            }
+            int mask = ConvertOptions.ALL_TYPES;
+            if (noAlloc) {
+                mask &= ~(1 << MtlogFormat.OBJECT_ALLOC);
+            }
+            return new ConvertOptions(false, FragmentPolicy.MOVING, from == null ? null : TimeBound.parse(from),
+                    to == null ? null : TimeBound.parse(to), wanted, mask);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
+}
