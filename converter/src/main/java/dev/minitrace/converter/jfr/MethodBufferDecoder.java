@@ -188,7 +188,7 @@ public final class MethodBufferDecoder {
         int p = pos;
         if (p < length) {
             int x = c[p];
-            if (x < 0x40) { // one char, no continuation: most method ids, bytecode indexes and tick deltas
+            if (x < TraceBufferFormat.VARINT_MORE) { // one char, no continuation: most method ids, bytecode indexes and tick deltas
                 pos = p + 1;
                 return x;
             }
