@@ -1,85 +1,54 @@
 package dev.minitrace.attach;
 
+import dev.minitrace.wire.AgentOptionsSyntax;
+import dev.minitrace.wire.AttachRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 /**
- * Builds the requests {@code mt} sends to the agent with {@code VirtualMachine.loadAgent(jar, request)}:
- * one {@code key=value} per line ({@code cmd}, {@code options}, {@code jfc}, {@code out},
- * {@code duration}), the format the agent's {@code AttachRequest} parses.
+ * The requests {@code mt attach} and {@code mt stop} send to the agent with
+ * {@code VirtualMachine.loadAgent(jar, request)}: their values checked in the command line's words,
+ * then written by the {@link AttachRequest} the agent parses.
  */
 public final class AttachRequests {
     private AttachRequests() {
     }
 
-    /** {@code cmd=start} with the agent options, settings file, output file and optional duration. */
-    public static String start(String agentOptions, Path jfc, Path out, Duration duration) {
-        StringBuilder b = new StringBuilder("cmd=start\n");
-        b.append("options=").append(line("agent options", agentOptions)).append('\n');
-        b.append("jfc=").append(line("--jfc", jfc.toAbsolutePath().toString())).append('\n');
-        b.append("out=").append(line("--out", out.toAbsolutePath().toString())).append('\n');
-        if (duration != null) {
-            b.append("duration=").append(duration.toMillis()).append('\n');
-        }
-        return b.toString();
+    /**
+     * {@code cmd=start} with the agent options, settings file, output file (both made absolute:
+     * the target resolves them in its own folder otherwise) and optional duration.
+     *
+     * @throws IllegalArgumentException when a value contains a line break
+     */
+    public static AttachRequest start(String agentOptions, Path jfc, Path out, Duration duration) {
+        Path settings = jfc.toAbsolutePath();
+        Path recording = out.toAbsolutePath();
+        line("--jfc", settings.toString());
+        line("--out", recording.toString());
+        return AttachRequest.start(line("agent options", agentOptions), settings, recording, duration);
     }
 
     /** {@code cmd=stop}. */
-    public static String stop() {
-        return "cmd=stop\n";
+    public static AttachRequest stop() {
+        return AttachRequest.stop();
     }
 
     /**
-     * The agent options {@code include=…,exclude=…,events=…,capture=…} (filters joined by {@code ;},
-     * kinds by {@code +}); empty when nothing is given.
+     * The agent options {@code include=…,exclude=…,events=…,capture=…,redact=…} written by
+     * {@link AgentOptionsSyntax#format}; empty when nothing is given.
      *
-     * @throws IllegalArgumentException for a filter containing a comma
-     */
-    public static String agentOptions(List<String> includes, List<String> excludes, List<String> events, List<String> captures) {
-        return agentOptions(includes, excludes, events, captures, List.of());
-    }
-
-    /**
-     * As above, plus {@code redact=…}: one redaction rule per element, its own {@code ,} and
-     * {@code ;} escaped with a backslash (a pattern may contain them; the agent reads them back
-     * as part of the rule).
-     *
-     * @throws IllegalArgumentException for a filter containing a comma, or an empty rule
+     * @throws IllegalArgumentException for a filter containing a comma, or an empty redaction rule
      */
     public static String agentOptions(List<String> includes, List<String> excludes, List<String> events, List<String> captures,
             List<String> redacts) {
-        StringBuilder b = new StringBuilder();
-        append(b, "include", includes, ";");
-        append(b, "exclude", excludes, ";");
-        append(b, "events", events, "+");
-        append(b, "capture", captures, ";");
-        if (!redacts.isEmpty()) {
-            List<String> rules = new java.util.ArrayList<>();
-            for (String r : redacts) {
-                if (r.isBlank()) {
-                    throw new IllegalArgumentException("--redact: empty rule");
-                }
-                rules.add(r.replaceAll("(?<!\\\\)([,;])", "\\\\$1"));
-            }
-            b.append(b.length() > 0 ? "," : "").append("redact=").append(String.join(";", rules));
-        }
-        return b.toString();
-    }
-
-    private static void append(StringBuilder b, String key, List<String> values, String joiner) {
-        if (values.isEmpty()) {
-            return;
-        }
-        for (String v : values) {
-            if (v.indexOf(',') >= 0) {
-                throw new IllegalArgumentException("'" + v + "': use ';' (not ',') between filters");
+        String options = AgentOptionsSyntax.format(includes, excludes, events, captures, redacts);
+        for (String r : redacts) {
+            if (r.isBlank()) {
+                throw new IllegalArgumentException("--redact: empty rule");
             }
         }
-        if (b.length() > 0) {
-            b.append(',');
-        }
-        b.append(key).append('=').append(String.join(joiner, values));
+        return options;
     }
 
     private static String line(String what, String value) {

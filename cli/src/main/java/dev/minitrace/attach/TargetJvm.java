@@ -5,6 +5,7 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
+import dev.minitrace.wire.AttachRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -18,12 +19,6 @@ import java.util.Properties;
  * Attach API's handshake sends SIGQUIT, which ends a non-Java process).
  */
 public final class TargetJvm implements AutoCloseable {
-    /** The agent's system property: {@code attached} or {@code premain} while MiniTrace is loaded. */
-    public static final String STATE_PROPERTY = "minitrace.agent";
-    /** The agent's system property describing how the last attach session ended. */
-    public static final String LAST_PROPERTY = "minitrace.last";
-    /** The prefix of the agent's reply properties. */
-    static final String REPLY_PREFIX = "minitrace.reply.";
     /** The oldest Java version the agent runs on. */
     static final int MIN_JAVA = 17;
 
@@ -120,34 +115,34 @@ public final class TargetJvm implements AutoCloseable {
         }
     }
 
-    /** {@code attached}, {@code premain} or null (MiniTrace not loaded). */
+    /** {@link AttachRequest#STATE_ATTACHED}, {@link AttachRequest#STATE_PREMAIN} or null (MiniTrace not loaded). */
     public String agentState() {
-        return systemProperties().getProperty(STATE_PROPERTY);
+        return systemProperties().getProperty(AttachRequest.STATE_PROPERTY);
     }
 
     /**
-     * Loads the agent jar with an attach request ({@code cmd=…} lines) and returns the agent's
-     * answer (the text after {@code ok}).
+     * Loads the agent jar with an attach request and returns the agent's answer (the text after
+     * {@link AttachRequest#OK}).
      *
      * @throws AttachFailure with the agent's error, or when the agent could not be loaded
      */
-    public String request(Path agentJar, String request) {
+    public String request(Path agentJar, AttachRequest request) {
         String token = Long.toString(ProcessHandle.current().pid()) + "-" + System.nanoTime();
         try {
-            vm.loadAgent(agentJar.toAbsolutePath().toString(), request + "reply=" + token + "\n");
+            vm.loadAgent(agentJar.toAbsolutePath().toString(), request.withReply(token).text());
         } catch (AgentLoadException | AgentInitializationException e) {
             throw new AttachFailure("JVM " + pid + " could not load the agent: " + oneLine(e));
         } catch (IOException e) {
             throw new AttachFailure("JVM " + pid + " did not answer: " + oneLine(e));
         }
-        String reply = systemProperties().getProperty(REPLY_PREFIX + token);
+        String reply = systemProperties().getProperty(AttachRequest.REPLY_PROPERTY_PREFIX + token);
         if (reply == null) {
             throw new AttachFailure("JVM " + pid + ": the agent gave no answer (is " + agentJar + " the MiniTrace agent?)");
         }
-        if (reply.startsWith("ok ")) {
-            return reply.substring(3);
+        if (reply.startsWith(AttachRequest.OK)) {
+            return reply.substring(AttachRequest.OK.length());
         }
-        throw new AttachFailure(reply.startsWith("error ") ? reply.substring(6) : reply);
+        throw new AttachFailure(reply.startsWith(AttachRequest.ERROR) ? reply.substring(AttachRequest.ERROR.length()) : reply);
     }
 
     @Override

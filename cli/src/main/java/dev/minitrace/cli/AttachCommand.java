@@ -4,6 +4,7 @@ import dev.minitrace.attach.AttachFailure;
 import dev.minitrace.attach.AttachRequests;
 import dev.minitrace.attach.TargetJvm;
 import dev.minitrace.launch.MiniTraceHome;
+import dev.minitrace.wire.AttachRequest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,14 +117,14 @@ public final class AttachCommand implements Callable<Integer> {
         }
         try (TargetJvm vm = TargetJvm.attach(pid)) {
             String state = vm.agentState();
-            if ("attached".equals(state)) {
+            if (AttachRequest.STATE_ATTACHED.equals(state)) {
                 throw new AttachFailure("MiniTrace is already attached to JVM " + pid + " (end it with 'mt stop " + pid + "')");
             }
-            if ("premain".equals(state)) {
+            if (AttachRequest.STATE_PREMAIN.equals(state)) {
                 throw new AttachFailure("JVM " + pid + " already runs the MiniTrace agent (-javaagent); use 'mt dump "
                         + pid + " FILE.jfr' for its recording");
             }
-            String before = vm.systemProperties().getProperty(TargetJvm.LAST_PROPERTY);
+            String before = vm.systemProperties().getProperty(AttachRequest.LAST_PROPERTY);
             String answer = vm.request(agent, AttachRequests.start(options, settings, target, d));
             err.println("attach: JVM " + pid + ": " + answer);
             if (d == null) {
@@ -148,8 +149,8 @@ public final class AttachCommand implements Callable<Integer> {
             } catch (AttachFailure e) {
                 throw new CliException("JVM " + pid + " ended before tracing did; the recording may not be written", ExitCodes.FAILED);
             }
-            String last = p.getProperty(TargetJvm.LAST_PROPERTY);
-            if (p.getProperty(TargetJvm.STATE_PROPERTY) == null && last != null && !Objects.equals(last, before)) {
+            String last = p.getProperty(AttachRequest.LAST_PROPERTY);
+            if (p.getProperty(AttachRequest.STATE_PROPERTY) == null && last != null && !Objects.equals(last, before)) {
                 err.println("attach: JVM " + pid + ": " + last);
                 err.flush();
                 return last.startsWith("recording written") ? ExitCodes.OK : ExitCodes.FAILED;

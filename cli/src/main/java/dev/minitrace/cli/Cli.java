@@ -23,7 +23,7 @@ public final class Cli {
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
             c.getErr().println(c.getCommandName() + ": " + msg);
-            if (Boolean.getBoolean("minitrace.debug")) {
+            if (Boolean.getBoolean("minitrace.debug")) { // diagnostic switch, docs/cli.md
                 ex.printStackTrace(c.getErr());
             }
             return ex instanceof CliException ce ? ce.exitCode() : ExitCodes.FAILED;

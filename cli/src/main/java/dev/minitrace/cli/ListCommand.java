@@ -4,6 +4,7 @@ import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 import dev.minitrace.attach.AttachFailure;
 import dev.minitrace.attach.TargetJvm;
+import dev.minitrace.wire.AttachRequest;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,7 +55,7 @@ public final class ListCommand implements Callable<Integer> {
     private static String state(long pid) {
         try (TargetJvm vm = TargetJvm.attach(pid)) {
             String s = vm.agentState();
-            return s == null ? "-" : s.equals("premain") ? "agent" : s;
+            return s == null ? "-" : s.equals(AttachRequest.STATE_PREMAIN) ? "agent" : s;
         } catch (RuntimeException e) {
             return "?";
         }

@@ -4,6 +4,7 @@ import dev.minitrace.attach.AttachFailure;
 import dev.minitrace.attach.AttachRequests;
 import dev.minitrace.attach.TargetJvm;
 import dev.minitrace.launch.MiniTraceHome;
+import dev.minitrace.wire.AttachRequest;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -41,7 +42,7 @@ public final class StopCommand implements Callable<Integer> {
         MiniTraceHome home = MiniTraceHome.locate();
         Path agent = home.require(home.agentJar(), "the agent jar");
         try (TargetJvm vm = TargetJvm.attach(pid)) {
-            if (!"attached".equals(vm.agentState())) {
+            if (!AttachRequest.STATE_ATTACHED.equals(vm.agentState())) {
                 throw new AttachFailure("MiniTrace is not attached to JVM " + pid + " (nothing to stop)");
             }
             String answer = vm.request(agent, AttachRequests.stop());

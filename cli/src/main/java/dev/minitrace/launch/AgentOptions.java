@@ -1,16 +1,17 @@
 package dev.minitrace.launch;
 
+import dev.minitrace.wire.AgentOptionsSyntax;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The option string of {@code -javaagent:minitrace-agent.jar=OPTIONS}. Keeping the whole mapping
- * from {@code mt run}'s options to the agent's syntax in {@link #format} means a change of the
- * agent's syntax touches one method.
+ * The option string of {@code -javaagent:minitrace-agent.jar=OPTIONS} for {@code mt run}: its
+ * options checked in its own words, then written by {@link AgentOptionsSyntax}, which the agent's
+ * parser shares.
  */
 public final class AgentOptions {
     /** The values {@code events=} accepts. */
-    public static final Set<String> EVENT_KINDS = Set.of("method", "lock", "alloc");
+    public static final Set<String> EVENT_KINDS = Set.copyOf(AgentOptionsSyntax.EVENT_KINDS);
 
     private AgentOptions() {
     }
@@ -24,11 +25,8 @@ public final class AgentOptions {
      *         cannot carry (a comma in a filter) or an unknown event kind
      */
     public static String format(List<String> includes, List<String> excludes, List<String> events) {
-        StringBuilder sb = new StringBuilder();
-        append(sb, "include", filters("--include", includes), ";");
-        append(sb, "exclude", filters("--exclude", excludes), ";");
-        append(sb, "events", eventKinds(events), "+");
-        return sb.toString();
+        return AgentOptionsSyntax.format(filters("--include", includes), filters("--exclude", excludes), eventKinds(events),
+                List.of(), List.of());
     }
 
     private static List<String> filters(String option, List<String> values) {
@@ -50,15 +48,5 @@ public final class AgentOptions {
             }
         }
         return values;
-    }
-
-    private static void append(StringBuilder sb, String key, List<String> values, String joiner) {
-        if (values.isEmpty()) {
-            return;
-        }
-        if (sb.length() > 0) {
-            sb.append(',');
-        }
-        sb.append(key).append('=').append(String.join(joiner, values));
     }
 }

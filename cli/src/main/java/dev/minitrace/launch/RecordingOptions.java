@@ -11,8 +11,8 @@ public final class RecordingOptions {
     public static final String NAME = "minitrace";
     /**
      * JFR's in-memory buffers. The default (10 MB) loses events when several threads commit
-     * millions of small events (measured: 4 threads × 3 M events on JDK 17 kept 61 % with the
-     * default, all of them with 64 MB); lost data shows up as {@code jdk.DataLoss} events.
+     * millions of small events (docs/profiles.md has the measurement); lost data shows up as
+     * {@code jdk.DataLoss} events.
      */
     public static final String MEMORY_SIZE = "64m";
 
@@ -23,7 +23,7 @@ public final class RecordingOptions {
      * {@code -XX:StartFlightRecording:name=minitrace,settings=PROFILE,filename=FILE,dumponexit=true,maxsize=0,disk=true}.
      * {@code maxsize=0} means no size limit on JDK 17 and 25. {@code maxage} is deliberately
      * absent: its default is "no limit", while {@code maxage=0} keeps almost nothing on JDK 17
-     * (measured: 5 570 of 300 000 events kept).
+     * (docs/profiles.md).
      *
      * @throws IllegalArgumentException if a path contains a comma, which ends a JFR option value
      */

@@ -13,19 +13,28 @@ import org.junit.jupiter.api.Test;
 class AttachRequestsTest {
     @Test
     void startRequestCarriesOneKeyPerLine() {
-        String r = AttachRequests.start("include=a.*", Path.of("/p/x.jfc"), Path.of("/o/t.jfr"), Duration.ofSeconds(3));
+        String r = AttachRequests.start("include=a.*", Path.of("/p/x.jfc"), Path.of("/o/t.jfr"), Duration.ofSeconds(3)).text();
         assertEquals("cmd=start\noptions=include=a.*\njfc=/p/x.jfc\nout=/o/t.jfr\nduration=3000\n", r);
-        assertEquals("cmd=stop\n", AttachRequests.stop());
+        assertEquals("cmd=stop\n", AttachRequests.stop().text());
+    }
+
+    @Test
+    void pathsAreMadeAbsoluteAndALineBreakIsRefusedInTheOptionsWords() {
+        Path relative = Path.of("t.jfr");
+        assertEquals(relative.toAbsolutePath(), AttachRequests.start("", Path.of("x.jfc"), relative, null).out());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AttachRequests.start("", Path.of("/p/x.jfc"), Path.of("/o/a\nb.jfr"), null));
+        assertEquals("--out must not contain a line break", e.getMessage());
     }
 
     @Test
     void agentOptionsJoinFiltersAndKinds() {
         assertEquals("include=a.*;b.C,events=method+lock,capture=b.C::m",
-                AttachRequests.agentOptions(List.of("a.*", "b.C"), List.of(), List.of("method", "lock"), List.of("b.C::m")));
-        assertEquals("", AttachRequests.agentOptions(List.of(), List.of(), List.of(), List.of()));
+                AttachRequests.agentOptions(List.of("a.*", "b.C"), List.of(), List.of("method", "lock"), List.of("b.C::m"), List.of()));
+        assertEquals("", AttachRequests.agentOptions(List.of(), List.of(), List.of(), List.of(), List.of()));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> AttachRequests.agentOptions(List.of("a.B,c.D"), List.of(), List.of(), List.of()));
-        assertTrue(e.getMessage().contains("use ';'"), e.getMessage());
+                () -> AttachRequests.agentOptions(List.of("a.B,c.D"), List.of(), List.of(), List.of(), List.of()));
+        assertEquals("'a.B,c.D': use ';' (not ',') between filters", e.getMessage());
     }
 
     @Test

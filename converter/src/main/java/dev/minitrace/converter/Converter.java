@@ -78,6 +78,8 @@ public final class Converter {
             MemoryMeter meter = new MemoryMeter();
             ThreadTable table = new ThreadTable(options.threads(), meter);
             SequenceAudit audit = new SequenceAudit();
+            // Test switches (docs/cli.md): a small bound to make small recordings spill, and the
+            // serial writer to compare with the writer thread.
             long maxPending = Long.getLong("minitrace.maxPendingEvents", Long.MAX_VALUE);
             // The pipeline writes on a thread of its own: closing it waits for that before the writer closes.
             try (OrderingPipeline pipeline = new OrderingPipeline(table, emitter, gcs, audit,

@@ -1,6 +1,5 @@
 package dev.minitrace.injector;
 
-import dev.minitrace.injector.attach.AttachRequest;
 import dev.minitrace.injector.attach.AttachSession;
 import dev.minitrace.injector.attach.Deferral;
 import dev.minitrace.injector.attach.Filters;
@@ -11,6 +10,7 @@ import dev.minitrace.injector.runtime.Redaction;
 import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.Trace;
+import dev.minitrace.wire.AttachRequest;
 import java.lang.instrument.Instrumentation;
 
 /**
@@ -62,7 +62,8 @@ public final class Agent {
     /**
      * Entry point for dynamic attach ({@code VirtualMachine.loadAgent}). With an
      * {@link AttachRequest} (what {@code mt attach} and {@code mt stop} send) it starts or ends an
-     * {@link AttachSession} and answers in the system property {@code minitrace.reply.TOKEN}; it
+     * {@link AttachSession} and answers in the system property {@code minitrace.reply.TOKEN}
+     * ({@link AttachRequest#REPLY_PROPERTY_PREFIX}); it
      * never throws into the target. Plain agent options (no {@code cmd=}) keep the old meaning:
      * trace the classes loaded from now on; a bad option is named in one line on stderr and the
      * agent does not start.
@@ -76,25 +77,25 @@ public final class Agent {
             }
             return;
         }
-        String replyKey = REPLY_PREFIX;
+        String replyKey = AttachRequest.REPLY_PROPERTY_PREFIX;
         String reply;
         try {
             AttachRequest request = AttachRequest.parse(args);
-            replyKey = REPLY_PREFIX + request.reply();
+            replyKey = AttachRequest.REPLY_PROPERTY_PREFIX + request.reply();
             if (premain) {
                 throw new IllegalStateException("MiniTrace is already loaded in this JVM with -javaagent");
             }
             preload();
-            reply = "ok " + (request.command().equals("start") ? AttachSession.start(request, inst) : AttachSession.stop());
+            reply = AttachRequest.OK + (request.command().equals(AttachRequest.START) ? AttachSession.start(request, inst) : AttachSession.stop());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            reply = "error " + e.getMessage();
+            reply = AttachRequest.ERROR + e.getMessage();
         } catch (Throwable t) {
-            reply = "error " + t;
+            reply = AttachRequest.ERROR + t;
         }
         try {
             // Keep at most one reply in the target: remove the answers to earlier requests.
             for (Object key : System.getProperties().keySet().toArray()) {
-                if (key instanceof String k && k.startsWith(REPLY_PREFIX)) {
+                if (key instanceof String k && k.startsWith(AttachRequest.REPLY_PROPERTY_PREFIX)) {
                     System.clearProperty(k);
                 }
             }
@@ -103,9 +104,6 @@ public final class Agent {
         }
         System.setProperty(replyKey, reply.replace('\n', ' '));
     }
-
-    /** The prefix of the system property that carries the answer to an attach request. */
-    public static final String REPLY_PREFIX = "minitrace.reply.";
 
     /** True once started by {@code -javaagent} (then attach requests are refused). */
     private static volatile boolean premain;
@@ -131,7 +129,7 @@ public final class Agent {
     private static void start(AgentOptions options, Instrumentation inst) {
         preload();
         premain = true;
-        System.setProperty(AttachSession.STATE_PROPERTY, "premain");
+        System.setProperty(AttachRequest.STATE_PROPERTY, AttachRequest.STATE_PREMAIN);
         // Registered with retransformation (when the JVM allows it) so that the filter setting of
         // a recording can change the selection later (see Filters).
         TraceClock.open(inst, options.stampEvery());

@@ -2,12 +2,18 @@ package dev.minitrace.injector;
 
 import dev.minitrace.injector.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
+import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.Redaction;
+import dev.minitrace.wire.AgentOptionsSyntax;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The parsed agent options. Syntax (see {@link Agent} and {@code docs/agent.md}):
+ * The parsed agent options. Syntax (keys and separators: {@link AgentOptionsSyntax}, which the
+ * command line formats with; see {@link Agent} and {@code docs/agent.md}):
  * <pre>
  *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | capture=FILTERS
  *                                    | methods=buffer|events | stamp=tick|every | redact=RULES | verbose
@@ -21,9 +27,7 @@ import java.util.List;
  *
  * @param includes include filters (empty: every eligible class)
  * @param excludes exclude filters
- * @param methodEvents instrument method entry and exit
- * @param lockEvents instrument monitors and synchronized methods
- * @param allocEvents instrument allocations
+ * @param events the kinds to instrument ({@code events=}; default all)
  * @param verbose log what is instrumented on stderr
  * @param captures filters of the methods whose calls are captured (minitrace.MethodCapture); empty: none
  * @param bufferMethods record method entries and exits as packed per-thread records
@@ -31,36 +35,28 @@ import java.util.List;
  * @param stampEvery read the clock for every buffered record, not only when its time could matter
  * @param redaction what captures never write (the defaults unless {@code redact=} says otherwise)
  */
-public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-        boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery,
-        Redaction redaction) {
+public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<EventKind> events, boolean verbose,
+        List<Filter> captures, boolean bufferMethods, boolean stampEvery, Redaction redaction) {
 
-    private static final String[] KEYS = {"include=", "exclude=", "events=", "capture=", "methods=", "stamp=", "redact=", "verbose"};
+    private static final String INCLUDE = AgentOptionsSyntax.INCLUDE + "=";
+    private static final String EXCLUDE = AgentOptionsSyntax.EXCLUDE + "=";
+    private static final String CAPTURE = AgentOptionsSyntax.CAPTURE + "=";
+    private static final String EVENTS = AgentOptionsSyntax.EVENTS + "=";
+    private static final String METHODS = AgentOptionsSyntax.METHODS + "=";
+    private static final String STAMP = AgentOptionsSyntax.STAMP + "=";
+    private static final String REDACT = AgentOptionsSyntax.REDACT + "=";
     private static final String EXPECTED = "expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, "
             + "methods=buffer|events, stamp=tick|every, redact=RULES or verbose";
 
-    /** Options with the default redaction. */
-    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-            boolean allocEvents, boolean verbose, List<Filter> captures, boolean bufferMethods, boolean stampEvery) {
-        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, captures, bufferMethods, stampEvery,
-                Redaction.defaults());
+    /** Compact form: the kinds as an unmodifiable set. */
+    public AgentOptions {
+        events = events.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(events));
     }
 
-    /** Options with method records buffered and stamped when needed. */
-    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-            boolean allocEvents, boolean verbose, List<Filter> captures) {
-        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, captures, true, false);
-    }
-
-    /** Options without capture. */
-    public AgentOptions(List<Filter> includes, List<Filter> excludes, boolean methodEvents, boolean lockEvents,
-            boolean allocEvents, boolean verbose) {
-        this(includes, excludes, methodEvents, lockEvents, allocEvents, verbose, List.of());
-    }
-
-    /** The defaults: everything, all events, quiet. */
+    /** The defaults: everything, all events, quiet, packed method records, default redaction. */
     public static AgentOptions defaults() {
-        return new AgentOptions(List.of(), List.of(), true, true, true, false);
+        return new AgentOptions(List.of(), List.of(), EnumSet.allOf(EventKind.class), false, List.of(), true, false,
+                Redaction.defaults());
     }
 
     /** The selector of captured methods, or null when nothing is captured. */
@@ -86,58 +82,55 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         List<Filter> includes = null;
         List<Filter> excludes = null;
         List<Filter> captures = null;
-        int events = -1;
+        Set<EventKind> events = null;
         boolean verbose = false;
         Boolean buffer = null;
         Boolean every = null;
         List<String> redact = null;
         for (String option : options) {
-            if (option.startsWith("include=")) {
+            if (option.startsWith(INCLUDE)) {
                 if (includes != null) {
                     throw new IllegalArgumentException("option 'include=' given twice; expected it at most once (join filters with ';')");
                 }
-                includes = parseFilters("include", option.substring("include=".length()));
-            } else if (option.startsWith("exclude=")) {
+                includes = parseFilters(AgentOptionsSyntax.INCLUDE, option.substring(INCLUDE.length()));
+            } else if (option.startsWith(EXCLUDE)) {
                 if (excludes != null) {
                     throw new IllegalArgumentException("option 'exclude=' given twice; expected it at most once (join filters with ';')");
                 }
-                excludes = parseFilters("exclude", option.substring("exclude=".length()));
-            } else if (option.startsWith("capture=")) {
+                excludes = parseFilters(AgentOptionsSyntax.EXCLUDE, option.substring(EXCLUDE.length()));
+            } else if (option.startsWith(CAPTURE)) {
                 if (captures != null) {
                     throw new IllegalArgumentException("option 'capture=' given twice; expected it at most once (join filters with ';')");
                 }
-                captures = parseFilters("capture", option.substring("capture=".length()));
-            } else if (option.startsWith("events=")) {
-                if (events >= 0) {
+                captures = parseFilters(AgentOptionsSyntax.CAPTURE, option.substring(CAPTURE.length()));
+            } else if (option.startsWith(EVENTS)) {
+                if (events != null) {
                     throw new IllegalArgumentException("option 'events=' given twice; expected it at most once (join events with '+')");
                 }
-                events = parseEvents(option.substring("events=".length()));
-            } else if (option.startsWith("methods=")) {
+                events = parseEvents(option.substring(EVENTS.length()));
+            } else if (option.startsWith(METHODS)) {
                 if (buffer != null) {
                     throw new IllegalArgumentException("option 'methods=' given twice; expected it at most once");
                 }
-                buffer = choice(option, "methods", "buffer", "events");
-            } else if (option.startsWith("stamp=")) {
+                buffer = choice(option, AgentOptionsSyntax.METHODS, "buffer", "events");
+            } else if (option.startsWith(STAMP)) {
                 if (every != null) {
                     throw new IllegalArgumentException("option 'stamp=' given twice; expected it at most once");
                 }
-                every = !choice(option, "stamp", "tick", "every");
-            } else if (option.startsWith("redact=")) {
+                every = !choice(option, AgentOptionsSyntax.STAMP, "tick", "every");
+            } else if (option.startsWith(REDACT)) {
                 if (redact != null) {
                     throw new IllegalArgumentException("option 'redact=' given twice; expected it at most once (join rules with ';')");
                 }
-                redact = splitRules(option.substring("redact=".length()));
-            } else if (option.equals("verbose")) {
+                redact = splitRules(option.substring(REDACT.length()));
+            } else if (option.equals(AgentOptionsSyntax.VERBOSE)) {
                 verbose = true;
             } else {
                 throw new IllegalArgumentException("unknown option '" + option + "'; " + EXPECTED);
             }
         }
-        if (events < 0) {
-            events = 7;
-        }
         return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
-                (events & 1) != 0, (events & 2) != 0, (events & 4) != 0, verbose, captures == null ? List.of() : captures,
+                events == null ? EnumSet.allOf(EventKind.class) : events, verbose, captures == null ? List.of() : captures,
                 buffer == null || buffer, every != null && every, Redaction.parse(redact == null ? List.of() : redact));
     }
 
@@ -147,17 +140,9 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
             throw new IllegalArgumentException("option 'redact=' has no rule; expected redact=RULE[;RULE...] "
                     + "with RULE one of [pkg.Class::method]#N, name:GLOB, type:CLASS, value:REGEX, nodefaults");
         }
-        List<String> rules = new ArrayList<>();
-        int from = 0;
-        for (int i = 0; i <= value.length(); i++) {
-            if (i == value.length() || value.charAt(i) == ';' && (i == 0 || value.charAt(i - 1) != '\\')) {
-                String rule = value.substring(from, i).trim();
-                if (rule.isEmpty()) {
-                    throw new IllegalArgumentException("option 'redact=" + value + "': an empty rule");
-                }
-                rules.add(rule);
-                from = i + 1;
-            }
+        List<String> rules = AgentOptionsSyntax.splitRules(value);
+        if (rules.contains("")) {
+            throw new IllegalArgumentException("option 'redact=" + value + "': an empty rule");
         }
         return rules;
     }
@@ -177,12 +162,12 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
     private static List<String> splitOptions(String args) {
         List<String> options = new ArrayList<>();
         // A comma after a backslash belongs to the value (a redact= pattern): not a separator.
-        for (String token : args.split("(?<!\\\\),", -1)) {
+        for (String token : AgentOptionsSyntax.splitOptions(args)) {
             if (startsWithKey(token) || options.isEmpty()) {
                 options.add(token);
             } else {
                 String previous = options.remove(options.size() - 1);
-                if (previous.equals("verbose")) {
+                if (previous.equals(AgentOptionsSyntax.VERBOSE)) {
                     throw new IllegalArgumentException("unknown option '" + token + "'; " + EXPECTED);
                 }
                 // A continuation: one more filter or event of the previous option.
@@ -193,8 +178,8 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
     }
 
     private static boolean startsWithKey(String token) {
-        for (String key : KEYS) {
-            if (key.endsWith("=") ? token.startsWith(key) : token.equals(key)) {
+        for (String key : AgentOptionsSyntax.KEYS) {
+            if (key.equals(AgentOptionsSyntax.VERBOSE) ? token.equals(key) : token.startsWith(key + "=")) {
                 return true;
             }
         }
@@ -217,18 +202,17 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, boolean
         return List.copyOf(filters);
     }
 
-    private static int parseEvents(String value) {
-        int mask = 0;
+    private static Set<EventKind> parseEvents(String value) {
+        Set<EventKind> kinds = EnumSet.noneOf(EventKind.class);
         for (String part : value.split("[+;]", -1)) {
             String e = part.trim();
-            switch (e) {
-                case "method" -> mask |= 1;
-                case "lock" -> mask |= 2;
-                case "alloc" -> mask |= 4;
-                default -> throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
+            int kind = AgentOptionsSyntax.EVENT_KINDS.indexOf(e);
+            if (kind < 0) {
+                throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
                         + "'; expected method, lock or alloc joined by '+'");
             }
+            kinds.add(EventKind.values()[kind]);
         }
-        return mask;
+        return kinds;
     }
 }

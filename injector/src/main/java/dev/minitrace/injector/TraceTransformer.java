@@ -71,8 +71,7 @@ public final class TraceTransformer implements ClassFileTransformer {
     /** Uses {@code newSelector} for every class transformed from now on. */
     public void select(MethodSelector newSelector) {
         this.selector = newSelector;
-        this.transformer = new ClassTransformer(newSelector, options.methodEvents(), options.lockEvents(),
-                options.allocEvents(), options.captureSelector(), options.redaction());
+        this.transformer = new ClassTransformer(newSelector, options.events(), options.captureSelector(), options.redaction());
     }
 
     /** Whether classes are rewritten now (see {@link #setActive}). */

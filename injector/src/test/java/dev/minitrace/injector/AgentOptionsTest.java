@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.Redaction;
+import dev.minitrace.wire.AgentOptionsSyntax;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +25,7 @@ class AgentOptionsTest {
             AgentOptions o = AgentOptions.parse(empty);
             assertEquals(List.of(), o.includes());
             assertEquals(List.of(), o.excludes());
-            assertTrue(o.methodEvents() && o.lockEvents() && o.allocEvents());
+            assertTrue(o.events().contains(EventKind.METHOD) && o.events().contains(EventKind.LOCK) && o.events().contains(EventKind.ALLOC));
             assertFalse(o.verbose());
         }
     }
@@ -33,21 +35,21 @@ class AgentOptionsTest {
         AgentOptions o = AgentOptions.parse("include=com.acme.*;com.foo.Bar::baz,exclude=::toString;@a.Generated,events=method+lock,verbose");
         assertEquals(List.of("com.acme.*", "com.foo.Bar::baz"), texts(o.includes()));
         assertEquals(List.of("::toString", "@a.Generated"), texts(o.excludes()));
-        assertTrue(o.methodEvents());
-        assertTrue(o.lockEvents());
-        assertFalse(o.allocEvents());
+        assertTrue(o.events().contains(EventKind.METHOD));
+        assertTrue(o.events().contains(EventKind.LOCK));
+        assertFalse(o.events().contains(EventKind.ALLOC));
         assertTrue(o.verbose());
     }
 
     @Test
     void aCommaNotFollowedByAKeyContinuesThePreviousOption() {
         AgentOptions o = AgentOptions.parse("events=method,lock,alloc,include=a.B,c.D::e,exclude=::x");
-        assertTrue(o.methodEvents() && o.lockEvents() && o.allocEvents());
+        assertTrue(o.events().contains(EventKind.METHOD) && o.events().contains(EventKind.LOCK) && o.events().contains(EventKind.ALLOC));
         assertEquals(List.of("a.B", "c.D::e"), texts(o.includes()));
         assertEquals(List.of("::x"), texts(o.excludes()));
         AgentOptions alloc = AgentOptions.parse("events=alloc");
-        assertFalse(alloc.methodEvents() || alloc.lockEvents());
-        assertTrue(alloc.allocEvents());
+        assertFalse(alloc.events().contains(EventKind.METHOD) || alloc.events().contains(EventKind.LOCK));
+        assertTrue(alloc.events().contains(EventKind.ALLOC));
     }
 
     @Test
@@ -119,5 +121,21 @@ class AgentOptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse(options));
         assertTrue(e.getMessage().contains(message), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line");
+    }
+
+    @Test
+    void whatTheCommandLineWritesTheAgentReadsBack() {
+        String text = AgentOptionsSyntax.format(List.of("com.acme.*", "x.Y::run"), List.of("::toString"), List.of("method", "alloc"),
+                List.of("x.Y::run"), List.of("x.Y::run#2", "value:\\d{13,16};x"));
+        AgentOptions o = AgentOptions.parse(text);
+        assertEquals(List.of("com.acme.*", "x.Y::run"), texts(o.includes()));
+        assertEquals(List.of("::toString"), texts(o.excludes()));
+        assertTrue(o.events().contains(EventKind.METHOD) && o.events().contains(EventKind.ALLOC));
+        assertFalse(o.events().contains(EventKind.LOCK));
+        assertEquals(List.of("x.Y::run"), texts(o.captures()));
+        List<String> rules = o.redaction().rules();
+        assertEquals(List.of("x.Y::run#2", "value:\\d{13\\,16}\\;x"), rules.subList(rules.size() - 2, rules.size()));
+        assertEquals(AgentOptions.defaults().includes(), AgentOptions.parse(AgentOptionsSyntax.format(
+                List.of(), List.of(), List.of(), List.of(), List.of())).includes());
     }
 }

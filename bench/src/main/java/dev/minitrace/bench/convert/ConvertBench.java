@@ -107,7 +107,7 @@ public final class ConvertBench {
         Path out = file.resolveSibling("convert-bench.mtlog");
         System.out.printf(Locale.ROOT, "%nRecording '%s': JDK %d, %s (%,d bytes, %d threads), %d rounds, load %s%n", shape.name(),
                 jvm.featureVersion(), file.getFileName(), jfrBytes, shape.threads(), rounds, loadAverage());
-        Map<String, double[][]> runs = new LinkedHashMap<>(); // name -> [round][seconds, rssKb, outBytes]
+        Map<String, double[][]> runs = new LinkedHashMap<>(); // name -> [round][seconds, rssKb, outBytes, exit, cpuSeconds]
         runs.put("RecordingFile", new double[rounds][]);
         for (String who : mts.keySet()) {
             for (String layout : List.of("thread", "global")) {
@@ -118,20 +118,20 @@ public final class ConvertBench {
         for (int r = 0; r < rounds; r++) {
             String[] base = jvm.run(List.of("-Xmx512m", "-Xms512m"), RecordingFileProbe.class.getName(), List.of(file.toString())).split(" ");
             inFile = Long.parseLong(base[4]);
-            runs.get("RecordingFile")[r] = new double[] {Double.parseDouble(base[1]), Double.parseDouble(base[2]), 0};
+            runs.get("RecordingFile")[r] = new double[] {Double.parseDouble(base[1]), Double.parseDouble(base[2]), 0, 0, Double.NaN};
             System.out.printf(Locale.ROOT, "  round %d RecordingFile: %.2f s%n", r + 1, Double.parseDouble(base[1]));
             for (Map.Entry<String, Path> mt : mts.entrySet()) {
                 for (String layout : List.of("thread", "global")) {
                     double[] res = convert(javaHome, mt.getValue(), file, out, layout);
                     runs.get(mt.getKey() + " bin/mt convert --layout " + layout)[r] = res;
-                    System.out.printf(Locale.ROOT, "  round %d %s %s: %.2f s, %.0f MiB RSS, exit %d%n", r + 1, mt.getKey(), layout,
-                            res[0], res[1] / 1024, (int) res[3]);
+                    System.out.printf(Locale.ROOT, "  round %d %s %s: %.2f s, %.2f s CPU, %.0f MiB RSS, exit %d%n", r + 1, mt.getKey(),
+                            layout, res[0], res[4], res[1] / 1024, (int) res[3]);
                 }
             }
         }
         Files.deleteIfExists(out);
         System.out.printf(Locale.ROOT, "minitrace trace events in the file: %,d; load after: %s%n", inFile, loadAverage());
-        System.out.println("reader                                      median s  trace ev/s   x RecordingFile  peak RSS MiB");
+        System.out.println("reader                                      median s  trace ev/s   x RecordingFile  peak RSS MiB  median CPU s");
         double baseRate = 0;
         for (Map.Entry<String, double[][]> e : runs.entrySet()) {
             double s = ChildJvm.median(column(e.getValue(), 0));
@@ -139,8 +139,8 @@ public final class ConvertBench {
             if (baseRate == 0) {
                 baseRate = rate;
             }
-            System.out.printf(Locale.ROOT, "%-43s %9.2f %11.3e %16.2f %13.0f%n", e.getKey(), s, rate, rate / baseRate,
-                    ChildJvm.median(column(e.getValue(), 1)) / 1024);
+            System.out.printf(Locale.ROOT, "%-43s %9.2f %11.3e %16.2f %13.0f %13.2f%n", e.getKey(), s, rate, rate / baseRate,
+                    ChildJvm.median(column(e.getValue(), 1)) / 1024, ChildJvm.median(column(e.getValue(), 4)));
         }
         System.out.printf(Locale.ROOT, "Size: .jfr %.2f bytes per trace event", jfrBytes / (double) inFile);
         for (String layout : List.of("thread", "global")) {
@@ -150,12 +150,12 @@ public final class ConvertBench {
         System.out.println();
     }
 
-    /** Runs {@code mt convert} as a user would; returns seconds, peak RSS (KiB), output bytes, exit status. */
+    /** Runs {@code mt convert} as a user would; returns seconds, peak RSS (KiB), output bytes, exit status, CPU seconds (user + system). */
     private static double[] convert(Path javaHome, Path mt, Path in, Path out, String layout) throws IOException, InterruptedException {
         Files.deleteIfExists(out);
         Path times = Files.createTempFile("convert-bench", ".time");
         try {
-            ProcessBuilder pb = new ProcessBuilder("/usr/bin/time", "-o", times.toString(), "-f", "%e %M", mt.toString(),
+            ProcessBuilder pb = new ProcessBuilder("/usr/bin/time", "-o", times.toString(), "-f", "%e %M %U %S", mt.toString(),
                     "convert", "--layout", layout, in.toString(), out.toString());
             pb.environment().put("JAVA_HOME", javaHome.toString());
             pb.redirectErrorStream(true);
@@ -165,11 +165,12 @@ public final class ConvertBench {
             if (rc != 0 && rc != 3) {
                 throw new IOException(mt + " convert --layout " + layout + " exited with status " + rc + ":\n" + output);
             }
-            // GNU time puts a line before the figures when the command exited non-zero: take the last two words
+            // GNU time puts a line before the figures when the command exited non-zero: take the last four words
             String[] t = Files.readString(times).trim().split("\\s+");
-            double seconds = Double.parseDouble(t[t.length - 2]);
-            double rssKb = Double.parseDouble(t[t.length - 1]);
-            return new double[] {seconds, rssKb, Files.exists(out) ? Files.size(out) : -1, rc};
+            double seconds = Double.parseDouble(t[t.length - 4]);
+            double rssKb = Double.parseDouble(t[t.length - 3]);
+            double cpu = Double.parseDouble(t[t.length - 2]) + Double.parseDouble(t[t.length - 1]);
+            return new double[] {seconds, rssKb, Files.exists(out) ? Files.size(out) : -1, rc, cpu};
         } finally {
             Files.deleteIfExists(times);
         }

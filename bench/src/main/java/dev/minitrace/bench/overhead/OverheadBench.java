@@ -19,7 +19,13 @@ import java.util.Map;
  * every level, with lock and allocation events on. Rounds are interleaved; each figure is the
  * median over rounds of each child's median batch.
  *
- * <p>Usage: {@code OverheadBench [--java JDK_HOME] [--rounds N] [--trees N] [--warmup N] [--configs KEY,KEY...]}.
+ * <p>With {@code --against DIR} (the root of another built checkout, an earlier version) every
+ * configuration that loads the agent also runs with that checkout's agent, as {@code KEY@against},
+ * in the same interleaved rounds, and the ratio of each pair is printed: before and after a change
+ * under the same load.
+ *
+ * <p>Usage: {@code OverheadBench [--java JDK_HOME] [--rounds N] [--trees N] [--warmup N] [--configs KEY,KEY...]
+ * [--against DIR]}.
  */
 public final class OverheadBench {
     private static final String WORKLOAD = CallTreeWorkload.class.getName();
@@ -35,6 +41,7 @@ public final class OverheadBench {
         long warmup = 1_000_000;
         int batches = 20;
         java.util.Set<String> only = null;
+        Path against = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--configs" -> only = new java.util.HashSet<>(List.of(args[++i].split(",")));
@@ -42,13 +49,21 @@ public final class OverheadBench {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--trees" -> trees = Long.parseLong(args[++i]);
                 case "--warmup" -> warmup = Long.parseLong(args[++i]);
+                case "--against" -> against = Path.of(args[++i]).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (expected --java, --rounds, --trees, --warmup, --configs)");
+                        + " (expected --java, --rounds, --trees, --warmup, --configs, --against)");
             }
         }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());
         int feature = jvm.featureVersion();
         Path agent = BenchPaths.agentJar();
+        Path otherAgent = null;
+        if (against != null) {
+            otherAgent = against.resolve("injector/target/minitrace-agent.jar");
+            if (!Files.isRegularFile(otherAgent)) {
+                throw new IllegalArgumentException("--against " + against + ": no built agent at " + otherAgent);
+            }
+        }
         Path work = Files.createTempDirectory("mt-overhead");
         Path jfcMethods = writeJfc(work.resolve("methods.jfc"), false);
         Path jfcAll = writeJfc(work.resolve("all.jfc"), true);
@@ -87,6 +102,22 @@ public final class OverheadBench {
                 List.of("-javaagent:" + agent + "=include=" + richFilter + ",events=method+lock+alloc",
                         "-XX:StartFlightRecording:settings=" + jfcAll + ",maxsize=0,filename=" + jfr)));
 
+        if (otherAgent != null) {
+            Map<String, Config> both = new LinkedHashMap<>();
+            for (Map.Entry<String, Config> e : configs.entrySet()) {
+                both.put(e.getKey(), e.getValue());
+                String agentOption = "-javaagent:" + agent + "=";
+                if (e.getValue().jvmOptions.stream().anyMatch(o -> o.startsWith(agentOption))) {
+                    List<String> other = new ArrayList<>();
+                    for (String o : e.getValue().jvmOptions) {
+                        other.add(o.startsWith(agentOption) ? "-javaagent:" + otherAgent + "=" + o.substring(agentOption.length()) : o);
+                    }
+                    both.put(e.getKey() + "@against", new Config(e.getValue().description + ", agent of " + against,
+                            e.getValue().mode, other));
+                }
+            }
+            configs = both;
+        }
         if (only != null) {
             // a short run of the configurations asked for, with the baselines they need
             boolean rich = false;
@@ -94,7 +125,8 @@ public final class OverheadBench {
                 rich |= configs.containsKey(key) && configs.get(key).mode.equals("rich");
             }
             for (String key : List.copyOf(configs.keySet())) {
-                if (!only.contains(key) && !key.equals("a") && !(rich && key.equals("a'"))) {
+                String base = key.endsWith("@against") ? key.substring(0, key.length() - "@against".length()) : key;
+                if (!only.contains(base) && !key.equals("a") && !(rich && key.equals("a'"))) {
                     configs.remove(key);
                 }
             }
@@ -127,6 +159,21 @@ public final class OverheadBench {
             System.out.printf(Locale.ROOT, "%-8s  %14.1f  %36.2f   %s%n", e.getKey(), x,
                     (x - base) / CallTreeWorkload.DEPTH, e.getValue().description);
         }
+        if (otherAgent != null) {
+            System.out.println();
+            System.out.println("this agent / agent of --against, median of per-round ratios of ns per traced call (x - baseline):");
+            for (String key : configs.keySet()) {
+                if (!results.containsKey(key + "@against")) {
+                    continue;
+                }
+                double[] base = results.get(configs.get(key).mode.equals("rich") ? "a'" : "a");
+                double[] ratios = new double[rounds];
+                for (int r = 0; r < rounds; r++) {
+                    ratios[r] = (results.get(key)[r] - base[r]) / (results.get(key + "@against")[r] - base[r]);
+                }
+                System.out.printf(Locale.ROOT, "  %-8s %.3f%n", key, ChildJvm.median(ratios));
+            }
+        }
         if (results.containsKey("c") && results.containsKey("c-cap")) {
             double[] ratios = new double[rounds];
             for (int r = 0; r < rounds; r++) {
@@ -145,8 +192,12 @@ public final class OverheadBench {
         if (results.containsKey("d")) {
             double d = ChildJvm.median(results.get("d"));
             System.out.printf(Locale.ROOT, "Enabled overhead ratio (c - a) / (d - a): %.2f (target <= 1.00)%n", (c - a) / (d - a));
-            System.out.printf(Locale.ROOT, "  with stamp=every: %.2f; with methods=events: %.2f%n",
-                    (ChildJvm.median(results.get("c-every")) - a) / (d - a), (ChildJvm.median(results.get("c-events")) - a) / (d - a));
+            for (String variant : List.of("c-every", "c-events")) {
+                if (results.containsKey(variant)) {
+                    System.out.printf(Locale.ROOT, "  %s: %.2f%n", configs.get(variant).description,
+                            (ChildJvm.median(results.get(variant)) - a) / (d - a));
+                }
+            }
         } else {
             System.out.println("(d) needs JDK 25 or later: run with --java <JDK 25 home> for the JEP 520 comparison");
         }

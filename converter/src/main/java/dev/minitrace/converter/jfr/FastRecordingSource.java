@@ -2,7 +2,7 @@ package dev.minitrace.converter.jfr;
 
 import dev.minitrace.converter.jfr.fast.ChunkConstants;
 import dev.minitrace.converter.jfr.fast.ChunkHeader;
-import dev.minitrace.converter.jfr.fast.JfrChunkPrefetcher;
+import dev.minitrace.converter.jfr.fast.JfrChunkReader;
 import dev.minitrace.converter.jfr.fast.JfrEventKind;
 import dev.minitrace.converter.jfr.fast.JfrEventSink;
 import dev.minitrace.converter.jfr.fast.JfrFormatException;
@@ -31,11 +31,10 @@ public final class FastRecordingSource implements RecordingSource {
 
     /**
      * Chunks up to this size can be parsed on a second thread while the previous one is converted
-     * (system property {@code minitrace.prefetchChunkBytes}; the parsed chunk waits in columns of
-     * about 50 bytes per event, at most two chunks). Off by default: on the shared 2-core machine
-     * it was measured, it cost about 1 s more CPU on the 80 M-event benchmark (recording and
-     * replaying the events) and was slower under load (the converter already keeps a parser and a
-     * writer thread busy). 16 MB is a sensible value to try on an idle machine with more cores.
+     * (system property {@code minitrace.prefetchChunkBytes}, documented in docs/cli.md; the parsed
+     * chunk waits in columns, at most two chunks). Off by default: recording and replaying the
+     * events costs more CPU than the overlap saves when the converter's parser and writer threads
+     * already keep the cores busy (docs/performance.md).
      */
     static final long DEFAULT_PREFETCH_BYTES = 0;
 
@@ -48,9 +47,9 @@ public final class FastRecordingSource implements RecordingSource {
         Adapter adapter = new Adapter(sink);
         List<JfrChunk> all = chunks.chunks();
         GcEvents gcEvents = new GcEvents(sink);
-        try (JfrChunkPrefetcher reader = new JfrChunkPrefetcher(chunks.file(), KINDS,
+        try (JfrChunkReader reader = new JfrChunkReader(chunks.file(), KINDS,
                 Long.getLong("minitrace.prefetchChunkBytes", DEFAULT_PREFETCH_BYTES));
-                JfrChunkPrefetcher gcReader = new JfrChunkPrefetcher(chunks.file(), GC_KINDS, 0)) {
+                JfrChunkReader gcReader = new JfrChunkReader(chunks.file(), GC_KINDS, 0)) {
             for (int i = 0; i < all.size(); i++) {
                 JfrChunk chunk = all.get(i);
                 JfrChunk next = i + 1 < all.size() ? all.get(i + 1) : null;
@@ -58,7 +57,7 @@ public final class FastRecordingSource implements RecordingSource {
                 if (sink.gcsFirst(chunk)) {
                     try {
                         // the chunk's GC events first, every other event skipped by its size
-                        gcReader.readChunk(chunk.index(), chunk.offset(), -1, -1, gcEvents);
+                        gcReader.readChunk(chunk.index(), chunk.offset(), gcEvents);
                         sink.chunkGcsRead();
                     } catch (JfrFormatException e) {
                         // the full read below reports the chunk

@@ -1,11 +1,12 @@
 package dev.minitrace.converter.jfr;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.wire.TraceBufferFormat;
 import java.util.Arrays;
 
 /**
- * Decodes the packed records of one {@code minitrace.MethodBuffer} event (encoding in
- * {@code docs/trace-buffer.md}) and delivers them to a {@link RecordingSink}: method records as
+ * Decodes the packed records of one {@code minitrace.MethodBuffer} event (encoding:
+ * {@link TraceBufferFormat}, {@code docs/trace-buffer.md}) and delivers them to a {@link RecordingSink}: method records as
  * method events, object records (lock acquire, lock release, allocation) as object events whose
  * class key is {@link RecordingSink#agentClassKey} of the record's class id.
  * Both engines use this one class, so they give the same records, sequences and times to the
@@ -16,11 +17,9 @@ import java.util.Arrays;
  * columns have grown to the largest event.
  */
 public final class MethodBufferDecoder {
-    /** A varint that holds a 32-bit value takes at most 6 chars of 6 bits. */
-    private static final int MAX_INT_CHARS = 6;
-    /** A varint that holds a 64-bit value takes at most 11 chars of 6 bits. */
-    private static final int MAX_LONG_CHARS = 11;
-    /** The .mtlog record type of each object record kind 0-2 (kind 3 is corrupt). */
+    private static final int MAX_INT_CHARS = TraceBufferFormat.MAX_INT_CHARS;
+    private static final int MAX_LONG_CHARS = TraceBufferFormat.MAX_LONG_CHARS;
+    /** The .mtlog record type of each object record kind (ACQUIRE, RELEASE, ALLOC; the fourth kind is corrupt). */
     private static final int[] OBJECT_TYPES = {MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC};
 
     private char[] chars = new char[256];
@@ -98,15 +97,15 @@ public final class MethodBufferDecoder {
         int p = 0;
         while (p < length) {
             int h = c[p];
-            if (h >= 0x10) {
+            if (h >= TraceBufferFormat.HEADER_LIMIT) {
                 return fail("header char 0x" + Integer.toHexString(h) + " at char " + p + " has reserved bits set");
             }
             int at = p;
-            int kind = h & 3;
-            boolean stamped = (h & 4) != 0;
+            int kind = h & TraceBufferFormat.KIND_MASK;
+            boolean stamped = (h & TraceBufferFormat.STAMPED) != 0;
             pos = p + 1;
-            if ((h & 8) != 0) {
-                if (kind == 3) {
+            if ((h & TraceBufferFormat.OBJECT) != 0) {
+                if (kind == TraceBufferFormat.OBJECT_RESERVED) {
                     return fail("object record at char " + at + " has the reserved kind 3");
                 }
                 long classId = varint(c, length, MAX_INT_CHARS);
@@ -134,7 +133,7 @@ public final class MethodBufferDecoder {
                 p = pos;
                 continue;
             }
-            if (kind == 3) {
+            if (kind == TraceBufferFormat.SKIP) {
                 if (stamped) {
                     return fail("sequence skip at char " + at + " is stamped");
                 }
@@ -151,7 +150,7 @@ public final class MethodBufferDecoder {
             }
             long methodId = varint(c, length, MAX_INT_CHARS);
             long bci = 0;
-            if (pos >= 0 && kind == 1) {
+            if (pos >= 0 && kind == TraceBufferFormat.EXIT) {
                 bci = varint(c, length, MAX_INT_CHARS);
             }
             if (pos >= 0 && stamped) {
@@ -166,7 +165,7 @@ public final class MethodBufferDecoder {
             if (n == recordCount) {
                 return fail("more records than recordCount " + recordCount);
             }
-            types[n] = kind == 0 ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT;
+            types[n] = kind == TraceBufferFormat.ENTRY ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT;
             methodIds[n] = (int) methodId;
             bcis[n] = (int) bci; // an exit by exception has bci 0
             sequences[n] = sequence++;
@@ -189,7 +188,7 @@ public final class MethodBufferDecoder {
         int p = pos;
         if (p < length) {
             int x = c[p];
-            if (x < 0x40) { // one char, no continuation: most method ids, bytecode indexes and tick deltas
+            if (x < TraceBufferFormat.VARINT_MORE) { // one char, no continuation: most method ids, bytecode indexes and tick deltas
                 pos = p + 1;
                 return x;
             }
@@ -208,13 +207,13 @@ public final class MethodBufferDecoder {
                 return 0;
             }
             int x = c[p++];
-            if (x >= 0x80) {
+            if (x >= TraceBufferFormat.CHAR_LIMIT) {
                 problem = "char 0x" + Integer.toHexString(x) + " at char " + (p - 1) + " is not below 128";
                 pos = -1;
                 return 0;
             }
-            value |= (long) (x & 0x3F) << (6 * i);
-            if ((x & 0x40) == 0) {
+            value |= (long) (x & TraceBufferFormat.VARINT_MASK) << (TraceBufferFormat.VARINT_BITS * i);
+            if ((x & TraceBufferFormat.VARINT_MORE) == 0) {
                 pos = p;
                 return value;
             }

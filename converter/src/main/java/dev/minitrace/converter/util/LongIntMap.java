@@ -3,65 +3,44 @@ package dev.minitrace.converter.util;
 import java.util.Arrays;
 
 /**
- * An open-addressing map from {@code long} to {@code int} without boxing, for id tables that are
- * consulted once per event. {@link #MISSING} is returned for absent keys and cannot be stored.
+ * An open-addressing map from a {@code long} key to a non-negative {@code int} (an index, an id or
+ * a chunk stamp) without boxing, for tables consulted once per event. {@link #get} answers
+ * {@link #MISSING} for an absent key; a negative value cannot be stored, so it never looks absent.
+ * Key 0 is kept beside the table, which uses 0 to mark a free slot.
  */
 public final class LongIntMap {
     /** The value {@link #get} returns for an absent key. */
-    public static final int MISSING = Integer.MIN_VALUE;
+    public static final int MISSING = -1;
 
     private long[] keys;
     private int[] values;
-    private boolean[] used;
+    private boolean hasZeroKey;
+    private int zeroValue;
     private int size;
+    private int mask;
 
-    /** A map sized for about {@code expected} entries without resizing. */
+    /** A map sized for about {@code expected} entries without rehashing. */
     public LongIntMap(int expected) {
-        int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
-        keys = new long[cap];
-        values = new int[cap];
-        used = new boolean[cap];
+        allocate(capacityFor(expected));
     }
 
-    private static int mix(long k) {
-        long h = k * 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32));
+    private static int capacityFor(int expected) {
+        int cap = Integer.highestOneBit(Math.max(4, expected) * 2 - 1) << 1;
+        return Math.max(8, cap);
     }
 
-    /** The value of {@code key}, or {@link #MISSING}. */
-    public int get(long key) {
-        int mask = keys.length - 1;
-        int i = mix(key) & mask;
-        while (used[i]) {
-            if (keys[i] == key) {
-                return values[i];
-            }
-            i = (i + 1) & mask;
-        }
-        return MISSING;
+    private void allocate(int capacity) {
+        keys = new long[capacity];
+        values = new int[capacity];
+        mask = capacity - 1;
     }
 
-    /** Stores {@code value} for {@code key}. */
-    public void put(long key, int value) {
-        if (value == MISSING) {
-            throw new IllegalArgumentException("cannot store the MISSING marker for key " + key);
+    /** Makes room for {@code more} further entries without rehashing on the way. */
+    public void ensureRoomFor(int more) {
+        long needed = (long) size + more;
+        if (needed * 2 > keys.length) {
+            rehash(capacityFor((int) Math.min(Integer.MAX_VALUE / 4, needed)));
         }
-        if (size * 2 >= keys.length) {
-            grow();
-        }
-        int mask = keys.length - 1;
-        int i = mix(key) & mask;
-        while (used[i]) {
-            if (keys[i] == key) {
-                values[i] = value;
-                return;
-            }
-            i = (i + 1) & mask;
-        }
-        used[i] = true;
-        keys[i] = key;
-        values[i] = value;
-        size++;
     }
 
     /** The number of keys. */
@@ -69,31 +48,119 @@ public final class LongIntMap {
         return size;
     }
 
+    private static int slot(long key, int mask) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32)) & mask;
+    }
+
+    /** The value of {@code key}, or {@link #MISSING}. */
+    public int get(long key) {
+        if (key == 0) {
+            return hasZeroKey ? zeroValue : MISSING;
+        }
+        long[] k = keys;
+        int m = mask;
+        int i = slot(key, m);
+        while (true) {
+            long cur = k[i];
+            if (cur == key) {
+                return values[i];
+            }
+            if (cur == 0) {
+                return MISSING;
+            }
+            i = (i + 1) & m;
+        }
+    }
+
+    /**
+     * Maps {@code key} to {@code value}, replacing an earlier value.
+     *
+     * @throws IllegalArgumentException for a negative value
+     */
+    public void put(long key, int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("LongIntMap holds values >= 0; got " + value + " for key " + key);
+        }
+        if (key == 0) {
+            if (!hasZeroKey) {
+                size++;
+            }
+            hasZeroKey = true;
+            zeroValue = value;
+            return;
+        }
+        if ((size + 1) * 2 > keys.length) {
+            rehash(keys.length * 2);
+        }
+        int i = slot(key, mask);
+        while (true) {
+            long cur = keys[i];
+            if (cur == key) {
+                values[i] = value;
+                return;
+            }
+            if (cur == 0) {
+                keys[i] = key;
+                values[i] = value;
+                size++;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    private void rehash(int capacity) {
+        long[] oldKeys = keys;
+        int[] oldValues = values;
+        allocate(capacity);
+        for (int i = 0; i < oldKeys.length; i++) {
+            long key = oldKeys[i];
+            if (key != 0) {
+                int j = slot(key, mask);
+                while (keys[j] != 0) {
+                    j = (j + 1) & mask;
+                }
+                keys[j] = key;
+                values[j] = oldValues[i];
+            }
+        }
+    }
+
+    /** Removes every key, keeping the capacity. */
+    public void clear() {
+        Arrays.fill(keys, 0L);
+        hasZeroKey = false;
+        size = 0;
+    }
+
     /** The keys, in no particular order. */
     public long[] keys() {
         long[] r = new long[size];
         int n = 0;
-        for (int i = 0; i < keys.length; i++) {
-            if (used[i]) {
-                r[n++] = keys[i];
+        if (hasZeroKey) {
+            r[n++] = 0;
+        }
+        for (long k : keys) {
+            if (k != 0) {
+                r[n++] = k;
             }
         }
         return r;
     }
 
-    private void grow() {
-        long[] ok = keys;
-        int[] ov = values;
-        boolean[] ou = used;
-        keys = new long[ok.length * 2];
-        values = new int[ok.length * 2];
-        used = new boolean[ok.length * 2];
-        size = 0;
-        for (int i = 0; i < ok.length; i++) {
-            if (ou[i]) {
-                put(ok[i], ov[i]);
+    /** The keys ordered by their value, for maps whose values are 0..n-1. */
+    public long[] keysByValue(int n) {
+        long[] out = new long[n];
+        if (hasZeroKey && zeroValue < n) {
+            out[zeroValue] = 0;
+        }
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != 0 && values[i] < n) {
+                out[values[i]] = keys[i];
             }
         }
+        return out;
     }
 
     @Override

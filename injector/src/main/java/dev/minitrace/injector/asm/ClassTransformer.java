@@ -1,12 +1,14 @@
 package dev.minitrace.injector.asm;
 
 import dev.minitrace.injector.filter.MethodSelector;
+import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.Redaction;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -24,33 +26,28 @@ import org.objectweb.asm.Opcodes;
  */
 public final class ClassTransformer {
     private final MethodSelector selector;
-    private final boolean methodEvents;
-    private final boolean lockEvents;
-    private final boolean allocEvents;
+    /** The kinds whose sites are instrumented. */
+    private final Set<EventKind> events;
     /** Methods whose calls are captured (never constructors or static initializers); null: none. */
     private final MethodSelector capture;
     /** What captures never write: its parameter rules are applied here, once per rewritten method. */
     private final Redaction redaction;
 
     /** Creates a transformer for the given selection and event kinds. */
-    public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents) {
-        this(selector, methodEvents, lockEvents, allocEvents, null);
+    public ClassTransformer(MethodSelector selector, Set<EventKind> events) {
+        this(selector, events, null);
     }
 
     /** Creates a transformer for the given selection, event kinds and captured methods ({@code capture} may be null). */
-    public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents,
-            MethodSelector capture) {
-        this(selector, methodEvents, lockEvents, allocEvents, capture, Redaction.defaults());
+    public ClassTransformer(MethodSelector selector, Set<EventKind> events, MethodSelector capture) {
+        this(selector, events, capture, Redaction.defaults());
     }
 
     /** As above, with the redaction rules of the captured methods' parameters. */
-    public ClassTransformer(MethodSelector selector, boolean methodEvents, boolean lockEvents, boolean allocEvents,
-            MethodSelector capture, Redaction redaction) {
+    public ClassTransformer(MethodSelector selector, Set<EventKind> events, MethodSelector capture, Redaction redaction) {
         this.redaction = redaction;
         this.selector = selector;
-        this.methodEvents = methodEvents;
-        this.lockEvents = lockEvents;
-        this.allocEvents = allocEvents;
+        this.events = Set.copyOf(events);
         this.capture = capture;
     }
 
@@ -254,20 +251,20 @@ public final class ClassTransformer {
             if (!boundaries.contains(name + descriptor)) {
                 return new InstructionCounter(mv, code, position);
             }
-            if (allocEvents) {
+            if (events.contains(EventKind.ALLOC)) {
                 mv = new AllocationAdapter(mv, position);
             }
-            if (lockEvents) {
+            if (events.contains(EventKind.LOCK)) {
                 mv = new MonitorAdapter(mv, position);
             }
-            if (methodEvents) {
+            if (events.contains(EventKind.METHOD)) {
                 mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position);
             }
             boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
-            if (lockEvents && (access & Opcodes.ACC_SYNCHRONIZED) != 0 && (!isStatic || classLiterals)) {
+            if (events.contains(EventKind.LOCK) && (access & Opcodes.ACC_SYNCHRONIZED) != 0 && (!isStatic || classLiterals)) {
                 mv = new SynchronizedMethodAdapter(mv, owner, isStatic, frames);
             }
-            if (methodEvents) {
+            if (events.contains(EventKind.METHOD)) {
                 mv = new HandlerEntryAdapter(mv);
             }
             return new InstructionCounter(mv, code, position);

@@ -1,5 +1,6 @@
 package dev.minitrace.injector.attach;
 
+import dev.minitrace.events.EventNames;
 import dev.minitrace.injector.AgentOptions;
 import dev.minitrace.injector.TraceTransformer;
 import dev.minitrace.injector.runtime.Capture;
@@ -7,6 +8,7 @@ import dev.minitrace.injector.runtime.Enablement;
 import dev.minitrace.injector.runtime.Trace;
 import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
+import dev.minitrace.wire.AttachRequest;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -35,12 +37,7 @@ import jdk.jfr.RecordingState;
 public final class AttachSession implements FlightRecorderListener {
     /** The name of the session's recording. */
     public static final String RECORDING = "minitrace";
-    /** System property set while a session runs: {@code attached}; {@code premain} for -javaagent. */
-    public static final String STATE_PROPERTY = "minitrace.agent";
-    /** System property describing how the last session ended. */
-    public static final String LAST_PROPERTY = "minitrace.last";
-
-    private static final String CAPTURE = "minitrace.MethodCapture";
+    private static final String CAPTURE = EventNames.METHOD_CAPTURE;
 
     private static AttachSession current;
 
@@ -132,7 +129,7 @@ public final class AttachSession implements FlightRecorderListener {
         FlightRecorder.addListener(session);
         recording.start();
         current = session;
-        System.setProperty(STATE_PROPERTY, "attached");
+        System.setProperty(AttachRequest.STATE_PROPERTY, AttachRequest.STATE_ATTACHED);
         return "tracing: retransformed " + classes + " loaded classes (" + transformer.changedCount() + " instrumented) in "
                 + millis(t1 - t0) + " ms; recording '"
                 + RECORDING + "' will be written to " + out;
@@ -209,8 +206,8 @@ public final class AttachSession implements FlightRecorderListener {
                 current = null;
             }
         }
-        System.clearProperty(STATE_PROPERTY);
-        System.setProperty(LAST_PROPERTY, outcome);
+        System.clearProperty(AttachRequest.STATE_PROPERTY);
+        System.setProperty(AttachRequest.LAST_PROPERTY, outcome);
         return outcome;
     }
 
@@ -224,12 +221,12 @@ public final class AttachSession implements FlightRecorderListener {
 
     private static Map<String, String> defaultSettings() {
         Map<String, String> s = new java.util.HashMap<>();
-        for (String e : new String[] {"minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.LockAcquire",
-            "minitrace.LockRelease", "minitrace.ObjectAlloc", "minitrace.MethodCapture"}) {
+        for (String e : new String[] {EventNames.METHOD_ENTRY, EventNames.METHOD_EXIT, EventNames.LOCK_ACQUIRE,
+            EventNames.LOCK_RELEASE, EventNames.OBJECT_ALLOC, EventNames.METHOD_CAPTURE}) {
             s.put(e + "#enabled", "true");
         }
-        s.put("minitrace.MethodDefinition#enabled", "true");
-        s.put("minitrace.MethodDefinition#period", "everyChunk");
+        s.put(EventNames.METHOD_DEFINITION + "#enabled", "true");
+        s.put(EventNames.METHOD_DEFINITION + "#period", "everyChunk");
         return s;
     }
 

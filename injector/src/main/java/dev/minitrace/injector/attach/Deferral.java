@@ -7,10 +7,9 @@ import java.util.concurrent.Executors;
 /**
  * Off means off: with {@code -javaagent}, the agent rewrites nothing until a running recording
  * enables one of MiniTrace's events, and gives every class its own bytecode back once none does.
- * Measured on real applications ({@code bench/run apps}: ecj, H2, PMD), classes that carry
- * disabled hooks still cost 1.2–1.9× the CPU time: the rewriting, more JIT compilation and larger
- * methods before C2 prunes the hooks, all while a program warms up; a class that was never
- * rewritten costs nothing.
+ * Classes that carry disabled hooks still cost CPU time while a program warms up (the rewriting,
+ * more JIT compilation, larger methods before C2 prunes the hooks; docs/performance.md has the
+ * figures of {@code bench/run apps}); a class that was never rewritten costs nothing.
  *
  * <p>When the events turn on, the transformer becomes active at once, on JFR's thread (so every
  * class loaded from then on is rewritten as it loads, exactly as without deferral: a recording of
@@ -24,7 +23,7 @@ import java.util.concurrent.Executors;
 public final class Deferral {
     /** How long after the last recording stopped the classes are reverted. */
     static final long REVERT_DELAY_MS = 1000;
-    /** System property: {@code eager} rewrites at load time as before, whatever the recordings. */
+    /** System property (docs/agent.md): {@code eager} rewrites at load time as before, whatever the recordings. */
     public static final String MODE_PROPERTY = "minitrace.rewrite";
     /** System property set after each retransformation: what it did and how long it took. */
     public static final String LAST_PROPERTY = "minitrace.retransformed";

@@ -1,5 +1,6 @@
 package dev.minitrace.injector.attach;
 
+import dev.minitrace.events.EventNames;
 import dev.minitrace.events.FilterSetting;
 import dev.minitrace.injector.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
@@ -27,7 +28,7 @@ import jdk.jfr.RecordingState;
  */
 public final class Filters implements FlightRecorderListener {
     /** The setting's key in {@link Recording#getSettings()}. */
-    static final String SETTING = "minitrace.MethodEntry#filter";
+    static final String SETTING = EventNames.METHOD_ENTRY + "#filter";
     private static final Filters LISTENER = new Filters();
 
     /** System property naming the filter in force once it is applied ({@code ""}: the agent's options). */

@@ -9,6 +9,7 @@ import dev.minitrace.events.MethodBufferEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
 import dev.minitrace.events.ObjectAllocEvent;
+import java.util.EnumSet;
 import java.util.Map;
 import jdk.jfr.Event;
 import jdk.jfr.EventType;
@@ -136,7 +137,7 @@ public final class Enablement implements FlightRecorderListener {
             FlightRecorder.removePeriodicEvent(COMMIT_ALL);
         }
         synchronized (Enablement.class) {
-            Trace.setEnabled(false, false, false);
+            Trace.setEnabled(EnumSet.noneOf(EventKind.class), Trace.records);
             Capture.setEnabled(false);
         }
     }
@@ -177,7 +178,17 @@ public final class Enablement implements FlightRecorderListener {
             boolean lock = on(LockAcquireEvent.class, LockAcquireEvent.NAME, running)
                     || on(LockReleaseEvent.class, LockReleaseEvent.NAME, running);
             boolean alloc = on(ObjectAllocEvent.class, ObjectAllocEvent.NAME, running);
-            Trace.setEnabled(method, buffer, lock, alloc);
+            EnumSet<EventKind> kinds = EnumSet.noneOf(EventKind.class);
+            if (method) {
+                kinds.add(EventKind.METHOD);
+            }
+            if (lock) {
+                kinds.add(EventKind.LOCK);
+            }
+            if (alloc) {
+                kinds.add(EventKind.ALLOC);
+            }
+            Trace.setEnabled(kinds, buffer ? Trace.Records.PACKED : Trace.Records.EVENTS);
             boolean capture = on(MethodCaptureEvent.class, MethodCaptureEvent.NAME, running);
             Capture.setEnabled(capture);
             if (!capture && !running.isEmpty()) {

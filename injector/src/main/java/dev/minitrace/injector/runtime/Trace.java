@@ -5,6 +5,8 @@ import dev.minitrace.events.LockReleaseEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
 import dev.minitrace.events.ObjectAllocEvent;
+import dev.minitrace.wire.TraceBufferFormat;
+import java.util.Set;
 
 /**
  * The hooks that instrumented code calls. Every hook first reads one volatile flag for its event
@@ -13,12 +15,21 @@ import dev.minitrace.events.ObjectAllocEvent;
  * {@link System#identityHashCode}), and a hook reached while the same thread is already inside a
  * hook returns at once.
  *
- * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
- * event kinds, starting at 1.
+ * <p>Every hook runs its work through one scaffold, {@link #guarded}: it takes the thread's state,
+ * returns when the thread is already inside a hook (the busy flag, shared with {@link Capture}),
+ * marks it busy, swallows any throwable, and clears the flag. Inside, the work is one of the
+ * {@code OP_} operations; each public hook passes a constant, so once the JIT has inlined the
+ * scaffold into a hook it keeps only that operation.
  *
- * <p>Method entries and exits, monitor uses and allocations go, by default, into the thread's
- * {@link TraceBuffer} as packed records (one {@code minitrace.MethodBuffer} event per few hundred),
- * and otherwise one JFR event each; the sequence is shared either way.
+ * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
+ * event kinds, starting at 1. Where the records go is chosen once, when tracing is switched on
+ * ({@link #setEnabled}): by default into the thread's {@link TraceBuffer} as packed records (one
+ * {@code minitrace.MethodBuffer} event per few hundred), otherwise one JFR event each
+ * ({@link Records}); the sequence is shared either way.
+ *
+ * <p>Over 400 lines as one class: the hooks are static methods that rewritten code calls, and
+ * the frame bookkeeping, the scaffold and the two record forms share their private state; a
+ * form in another class would widen the agent's surface for no gain on the hot path.
  */
 public final class Trace {
     /** True when a running recording may enable method entry or exit events. */
@@ -29,9 +40,9 @@ public final class Trace {
     static volatile boolean allocOn;
     /** Changes whenever method events are switched on or off (see ThreadState#epoch). */
     static volatile int epoch;
-    /** Method records go to per-thread buffers (written before {@link #methodOn}, read after it). */
-    static boolean buffered;
-    /** The agent's choice ({@code methods=}); {@link Enablement} turns {@link #buffered} on when JFR allows. */
+    /** Where records go (written before the flags, read after them). */
+    static Records records = Records.EVENTS;
+    /** The agent's choice ({@code methods=}); {@link Enablement} chooses packed records when JFR allows. */
     static volatile boolean preferBuffered = true;
 
     private static final ThreadLocal<ThreadState> STATE = new ThreadLocal<ThreadState>() {
@@ -40,6 +51,17 @@ public final class Trace {
             return new ThreadState();
         }
     };
+
+    // The operations of the scaffold, one per hook.
+    private static final int OP_ENTER = 0;
+    private static final int OP_EXIT = 1;
+    private static final int OP_EXIT_BY_EXCEPTION = 2;
+    private static final int OP_CAUGHT = 3;
+    private static final int OP_SUPER_CALL = 4;
+    private static final int OP_SUPER_RETURNED = 5;
+    private static final int OP_ACQUIRE = 6;
+    private static final int OP_RELEASE = 7;
+    private static final int OP_ALLOC = 8;
 
     private Trace() {
     }
@@ -51,74 +73,22 @@ public final class Trace {
 
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
-        if (!methodOn) {
-            return;
-        }
-        try {
-            ThreadState s = STATE.get();
-            if (s.busy) {
-                return;
-            }
-            s.busy = true;
-            try {
-                sync(s);
-                s.depth++;
-                if (buffered) {
-                    buffer(s).record(TraceBuffer.ENTRY, methodId, 0, ++s.sequence);
-                    return;
-                }
-                MethodEntryEvent e = new MethodEntryEvent();
-                if (e.shouldCommit()) {
-                    e.methodId = methodId;
-                    e.sequence = ++s.sequence;
-                    e.commit();
-                }
-            } finally {
-                s.busy = false;
-            }
-        } catch (Throwable ignored) {
-            // Tracing must never change the application's behaviour.
+        if (methodOn) {
+            guarded(OP_ENTER, methodId, 0, null);
         }
     }
 
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
-        if (!methodOn) {
-            return;
+        if (methodOn) {
+            guarded(OP_EXIT, methodId, bci, null);
         }
-        exit(methodId, bci, false);
     }
 
     /** An exception propagates out of method {@code methodId}. */
     public static void exitByException(int methodId) {
-        if (!methodOn) {
-            return;
-        }
-        exit(methodId, 0, true);
-    }
-
-    private static void exit(int methodId, int bci, boolean exceptional) {
-        try {
-            ThreadState s = STATE.get();
-            if (s.busy) {
-                return;
-            }
-            s.busy = true;
-            try {
-                sync(s);
-                unwindStale(s);
-                commitExit(s, methodId, bci, exceptional);
-                if (--s.depth <= 0 && s.buffer != null && s.buffer.virtual) {
-                    // A virtual thread often ends right after its task: commit now rather than
-                    // keep one buffer per finished virtual thread until the next chunk boundary.
-                    TraceBuffers.retire(s.buffer);
-                    s.buffer = null;
-                }
-            } finally {
-                s.busy = false;
-            }
-        } catch (Throwable ignored) {
-            // Tracing must never change the application's behaviour.
+        if (methodOn) {
+            guarded(OP_EXIT_BY_EXCEPTION, methodId, 0, null);
         }
     }
 
@@ -127,82 +97,137 @@ public final class Trace {
      * {@code super(…)} call below the catching frame have been unwound; commit their exits now.
      */
     public static void caught() {
-        if (!methodOn) {
-            return;
-        }
-        try {
-            ThreadState s = STATE.get();
-            if (s.busy || s.pending == 0) {
-                return;
-            }
-            s.busy = true;
-            try {
-                sync(s);
-                unwindStale(s);
-            } finally {
-                s.busy = false;
-            }
-        } catch (Throwable ignored) {
-            // Tracing must never change the application's behaviour.
+        if (methodOn) {
+            guarded(OP_CAUGHT, 0, 0, null);
         }
     }
 
     /** Constructor {@code methodId} is about to call {@code super(…)} or {@code this(…)}. */
     public static void superCall(int methodId) {
-        if (!methodOn) {
-            return;
-        }
-        try {
-            ThreadState s = STATE.get();
-            if (s.busy) {
-                return;
-            }
-            sync(s);
-            if (s.pending == s.pendingIds.length) {
-                s.pendingIds = java.util.Arrays.copyOf(s.pendingIds, s.pending * 2);
-                s.pendingDepths = java.util.Arrays.copyOf(s.pendingDepths, s.pending * 2);
-            }
-            s.pendingIds[s.pending] = methodId;
-            s.pendingDepths[s.pending] = s.depth;
-            s.pending++;
-        } catch (Throwable ignored) {
-            // Tracing must never change the application's behaviour.
+        if (methodOn) {
+            guarded(OP_SUPER_CALL, methodId, 0, null);
         }
     }
 
     /** The {@code super(…)}/{@code this(…)} call of constructor {@code methodId} returned. */
     public static void superReturned(int methodId) {
-        if (!methodOn) {
+        if (methodOn) {
+            guarded(OP_SUPER_RETURNED, methodId, 0, null);
+        }
+    }
+
+    /** The current thread now holds {@code monitor}, acquired at {@code bci} (0: synchronized method). */
+    public static void lockAcquire(Object monitor, int bci) {
+        if (lockOn && monitor != null) {
+            guarded(OP_ACQUIRE, 0, bci, monitor);
+        }
+    }
+
+    /** The current thread is about to release {@code monitor} at {@code bci} (0: synchronized method). */
+    public static void lockRelease(Object monitor, int bci) {
+        if (lockOn && monitor != null) {
+            guarded(OP_RELEASE, 0, bci, monitor);
+        }
+    }
+
+    /** {@code object} was allocated (and constructed) by the instruction at {@code bci}. */
+    public static void alloc(Object object, int bci) {
+        if (allocOn && object != null) {
+            guarded(OP_ALLOC, 0, bci, object);
+        }
+    }
+
+    /**
+     * The hooks' one scaffold. Every operation sets the busy flag, {@link #OP_SUPER_CALL} too,
+     * although nothing it does can reach instrumented code (it only updates this thread's arrays
+     * and, after a restart, drops its buffer, committing nothing): it used to skip the flag, which
+     * saved two stores per constructor call and made it the one hook with its own rules.
+     */
+    private static void guarded(int op, int methodId, int bci, Object object) {
+        ThreadState s;
+        try {
+            s = STATE.get();
+        } catch (Throwable t) {
+            return; // no state (out of memory): trace nothing rather than fail the application
+        }
+        if (s.busy) {
             return;
         }
+        s.busy = true;
         try {
-            ThreadState s = STATE.get();
-            if (s.busy || s.pending == 0) {
-                return;
-            }
-            s.busy = true;
-            try {
-                sync(s);
-                // Entries above ours are constructors unwound into untraced code that caught the
-                // exception; their exits are late but keep entries and exits balanced.
-                while (s.pending > 0) {
-                    int top = s.pending - 1;
-                    if (s.pendingIds[top] == methodId && s.pendingDepths[top] == s.depth) {
-                        s.pending--;
-                        break;
-                    }
-                    if (s.pendingDepths[top] < s.depth) {
-                        break; // not ours: state from before a restart; leave it
-                    }
-                    s.pending--;
-                    commitExit(s, s.pendingIds[top], 0, true);
-                    s.depth--;
-                }
-            } finally {
-                s.busy = false;
+            switch (op) {
+                case OP_ENTER -> enter(s, methodId);
+                case OP_EXIT -> exit(s, methodId, bci, false);
+                case OP_EXIT_BY_EXCEPTION -> exit(s, methodId, 0, true);
+                case OP_CAUGHT -> caught(s);
+                case OP_SUPER_CALL -> superCall(s, methodId);
+                case OP_SUPER_RETURNED -> superReturned(s, methodId);
+                case OP_ACQUIRE -> records.object(s, TraceBufferFormat.ACQUIRE, object, bci);
+                case OP_RELEASE -> records.object(s, TraceBufferFormat.RELEASE, object, bci);
+                default -> records.object(s, TraceBufferFormat.ALLOC, object, bci);
             }
         } catch (Throwable ignored) {
             // Tracing must never change the application's behaviour.
+        } finally {
+            s.busy = false;
+        }
+    }
+
+    private static void enter(ThreadState s, int methodId) {
+        sync(s);
+        s.depth++;
+        records.method(s, TraceBufferFormat.ENTRY, methodId, 0);
+    }
+
+    private static void exit(ThreadState s, int methodId, int bci, boolean exceptional) {
+        sync(s);
+        unwindStale(s);
+        records.method(s, exceptional ? TraceBufferFormat.EXIT_BY_EXCEPTION : TraceBufferFormat.EXIT, methodId, bci);
+        if (--s.depth <= 0 && s.buffer != null && s.buffer.virtual) {
+            // A virtual thread often ends right after its task: commit now rather than
+            // keep one buffer per finished virtual thread until the next chunk boundary.
+            TraceBuffers.retire(s.buffer);
+            s.buffer = null;
+        }
+    }
+
+    private static void caught(ThreadState s) {
+        if (s.pending != 0) {
+            sync(s);
+            unwindStale(s);
+        }
+    }
+
+    private static void superCall(ThreadState s, int methodId) {
+        sync(s);
+        if (s.pending == s.pendingIds.length) {
+            s.pendingIds = java.util.Arrays.copyOf(s.pendingIds, s.pending * 2);
+            s.pendingDepths = java.util.Arrays.copyOf(s.pendingDepths, s.pending * 2);
+        }
+        s.pendingIds[s.pending] = methodId;
+        s.pendingDepths[s.pending] = s.depth;
+        s.pending++;
+    }
+
+    private static void superReturned(ThreadState s, int methodId) {
+        if (s.pending == 0) {
+            return;
+        }
+        sync(s);
+        // Entries above ours are constructors unwound into untraced code that caught the
+        // exception; their exits are late but keep entries and exits balanced.
+        while (s.pending > 0) {
+            int top = s.pending - 1;
+            if (s.pendingIds[top] == methodId && s.pendingDepths[top] == s.depth) {
+                s.pending--;
+                break;
+            }
+            if (s.pendingDepths[top] < s.depth) {
+                break; // not ours: state from before a restart; leave it
+            }
+            s.pending--;
+            records.method(s, TraceBufferFormat.EXIT_BY_EXCEPTION, s.pendingIds[top], 0);
+            s.depth--;
         }
     }
 
@@ -213,53 +238,9 @@ public final class Trace {
     private static void unwindStale(ThreadState s) {
         while (s.pending > 0 && s.pendingDepths[s.pending - 1] >= s.depth) {
             s.pending--;
-            commitExit(s, s.pendingIds[s.pending], 0, true);
+            records.method(s, TraceBufferFormat.EXIT_BY_EXCEPTION, s.pendingIds[s.pending], 0);
             s.depth--;
         }
-    }
-
-    private static void commitExit(ThreadState s, int methodId, int bci, boolean exceptional) {
-        if (buffered) {
-            buffer(s).record(exceptional ? TraceBuffer.EXIT_BY_EXCEPTION : TraceBuffer.EXIT, methodId, bci, ++s.sequence);
-            return;
-        }
-        MethodExitEvent e = new MethodExitEvent();
-        if (e.shouldCommit()) {
-            e.methodId = methodId;
-            e.bytecodeIndex = bci;
-            e.exceptional = exceptional;
-            e.sequence = ++s.sequence;
-            e.commit();
-        }
-    }
-
-    /** The thread's buffer, made on its first record. */
-    private static TraceBuffer buffer(ThreadState s) {
-        TraceBuffer b = s.buffer;
-        if (b == null) {
-            b = TraceBuffers.create(s.sequence + 1);
-            s.buffer = b;
-        }
-        return b;
-    }
-
-    /**
-     * The package's helper classes that hooks reach, for the agent to load before its transformer
-     * exists (as it does for this class), so that no hook triggers their loading.
-     */
-    public static Class<?>[] helperClasses() {
-        return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class,
-            TraceClock.class};
-    }
-
-    /** Whether method records go to per-thread buffers now (for tests and verbose output). */
-    public static boolean bufferedMethods() {
-        return buffered;
-    }
-
-    /** The agent option {@code methods=}: buffered records (true) or one event per entry and exit. */
-    public static void preferBuffered(boolean buffer) {
-        preferBuffered = buffer;
     }
 
     /** Resets the per-thread frame bookkeeping when enablement changed since its last use. */
@@ -275,103 +256,140 @@ public final class Trace {
         }
     }
 
-    /** The current thread now holds {@code monitor}, acquired at {@code bci} (0: synchronized method). */
-    public static void lockAcquire(Object monitor, int bci) {
-        if (!lockOn || monitor == null) {
-            return;
-        }
-        objectRecord(TraceBuffer.ACQUIRE, monitor, bci);
+    /**
+     * Where the records of method entries and exits, monitor uses and allocations go: packed into
+     * the thread's buffer, or one JFR event each. Chosen when tracing is switched on, so the hooks
+     * never ask; the JIT sees one implementation at a time.
+     */
+    abstract static class Records {
+        /** Packed records in the thread's {@link TraceBuffer}, committed as {@code minitrace.MethodBuffer}. */
+        static final Records PACKED = new Packed();
+        /** One {@code minitrace.*} event per record. */
+        static final Records EVENTS = new Events();
+
+        /** A method record of {@code kind} ({@link TraceBufferFormat#ENTRY}, {@code EXIT}, {@code EXIT_BY_EXCEPTION}); {@code bci} only for an exit. */
+        abstract void method(ThreadState s, int kind, int methodId, int bci);
+
+        /** An object record of {@code kind} ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE}, {@code ALLOC}). */
+        abstract void object(ThreadState s, int kind, Object object, int bci);
     }
 
-    /** The current thread is about to release {@code monitor} at {@code bci} (0: synchronized method). */
-    public static void lockRelease(Object monitor, int bci) {
-        if (!lockOn || monitor == null) {
-            return;
+    private static final class Packed extends Records {
+        @Override
+        void method(ThreadState s, int kind, int methodId, int bci) {
+            buffer(s).record(kind, methodId, bci, ++s.sequence);
         }
-        objectRecord(TraceBuffer.RELEASE, monitor, bci);
+
+        @Override
+        void object(ThreadState s, int kind, Object object, int bci) {
+            sync(s);
+            buffer(s).recordObject(kind, ClassIds.of(object.getClass()), System.identityHashCode(object), bci, ++s.sequence);
+        }
+
+        /** The thread's buffer, made on its first record. */
+        private static TraceBuffer buffer(ThreadState s) {
+            TraceBuffer b = s.buffer;
+            if (b == null) {
+                b = TraceBuffers.create(s.sequence + 1);
+                s.buffer = b;
+            }
+            return b;
+        }
     }
 
-    /** {@code object} was allocated (and constructed) by the instruction at {@code bci}. */
-    public static void alloc(Object object, int bci) {
-        if (!allocOn || object == null) {
-            return;
-        }
-        objectRecord(TraceBuffer.ALLOC, object, bci);
-    }
-
-    /** The shared body of the three object hooks: a packed record, or one JFR event of the kind. */
-    private static void objectRecord(int kind, Object object, int bci) {
-        try {
-            ThreadState s = STATE.get();
-            if (s.busy) {
+    private static final class Events extends Records {
+        @Override
+        void method(ThreadState s, int kind, int methodId, int bci) {
+            if (kind == TraceBufferFormat.ENTRY) {
+                MethodEntryEvent e = new MethodEntryEvent();
+                if (e.shouldCommit()) {
+                    e.methodId = methodId;
+                    e.sequence = ++s.sequence;
+                    e.commit();
+                }
                 return;
             }
-            s.busy = true;
-            try {
-                if (buffered) {
-                    sync(s);
-                    buffer(s).recordObject(kind, ClassIds.of(object.getClass()), System.identityHashCode(object), bci, ++s.sequence);
-                } else {
-                    commitObjectEvent(kind, s, object, bci);
-                }
-            } finally {
-                s.busy = false;
+            MethodExitEvent e = new MethodExitEvent();
+            if (e.shouldCommit()) {
+                e.methodId = methodId;
+                e.bytecodeIndex = bci;
+                e.exceptional = kind == TraceBufferFormat.EXIT_BY_EXCEPTION;
+                e.sequence = ++s.sequence;
+                e.commit();
             }
-        } catch (Throwable ignored) {
-            // Tracing must never change the application's behaviour.
         }
-    }
 
-    // Each kind has its own JFR event class (their fields differ in name), hence one branch each.
-    private static void commitObjectEvent(int kind, ThreadState s, Object object, int bci) {
-        switch (kind) {
-            case TraceBuffer.ACQUIRE -> {
-                LockAcquireEvent e = new LockAcquireEvent();
-                if (e.shouldCommit()) {
-                    e.monitorClass = object.getClass();
-                    e.identityHash = System.identityHashCode(object);
-                    e.bytecodeIndex = bci;
-                    e.sequence = ++s.sequence;
-                    e.commit();
+        // Each kind has its own JFR event class (their fields differ in name), hence one branch each.
+        @Override
+        void object(ThreadState s, int kind, Object object, int bci) {
+            switch (kind) {
+                case TraceBufferFormat.ACQUIRE -> {
+                    LockAcquireEvent e = new LockAcquireEvent();
+                    if (e.shouldCommit()) {
+                        e.monitorClass = object.getClass();
+                        e.identityHash = System.identityHashCode(object);
+                        e.bytecodeIndex = bci;
+                        e.sequence = ++s.sequence;
+                        e.commit();
+                    }
                 }
-            }
-            case TraceBuffer.RELEASE -> {
-                LockReleaseEvent e = new LockReleaseEvent();
-                if (e.shouldCommit()) {
-                    e.monitorClass = object.getClass();
-                    e.identityHash = System.identityHashCode(object);
-                    e.bytecodeIndex = bci;
-                    e.sequence = ++s.sequence;
-                    e.commit();
+                case TraceBufferFormat.RELEASE -> {
+                    LockReleaseEvent e = new LockReleaseEvent();
+                    if (e.shouldCommit()) {
+                        e.monitorClass = object.getClass();
+                        e.identityHash = System.identityHashCode(object);
+                        e.bytecodeIndex = bci;
+                        e.sequence = ++s.sequence;
+                        e.commit();
+                    }
                 }
-            }
-            default -> {
-                ObjectAllocEvent e = new ObjectAllocEvent();
-                if (e.shouldCommit()) {
-                    e.objectClass = object.getClass();
-                    e.identityHash = System.identityHashCode(object);
-                    e.bytecodeIndex = bci;
-                    e.sequence = ++s.sequence;
-                    e.commit();
+                default -> {
+                    ObjectAllocEvent e = new ObjectAllocEvent();
+                    if (e.shouldCommit()) {
+                        e.objectClass = object.getClass();
+                        e.identityHash = System.identityHashCode(object);
+                        e.bytecodeIndex = bci;
+                        e.sequence = ++s.sequence;
+                        e.commit();
+                    }
                 }
             }
         }
     }
 
-    /** Sets the enablement flags; called by {@link Enablement}. */
-    static void setEnabled(boolean method, boolean buffer, boolean lock, boolean alloc) {
-        buffered = buffer;
-        setEnabled(method, lock, alloc);
+    /**
+     * The package's helper classes that hooks reach, for the agent to load before its transformer
+     * exists (as it does for this class), so that no hook triggers their loading.
+     */
+    public static Class<?>[] helperClasses() {
+        return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class,
+            TraceClock.class, Records.class, Packed.class, Events.class};
     }
 
-    /** Sets the enablement flags, method records keeping their current form. */
-    static void setEnabled(boolean method, boolean lock, boolean alloc) {
+    /** Whether method records go to per-thread buffers now (for tests and verbose output). */
+    public static boolean bufferedMethods() {
+        return records == Records.PACKED;
+    }
+
+    /** The agent option {@code methods=}: buffered records (true) or one event per entry and exit. */
+    public static void preferBuffered(boolean buffer) {
+        preferBuffered = buffer;
+    }
+
+    /**
+     * Switches tracing of {@code kinds} on and every other kind off, records going to {@code form};
+     * called by {@link Enablement}. The form is written before the flags, which the hooks read
+     * first.
+     */
+    static void setEnabled(Set<EventKind> kinds, Records form) {
+        records = form;
+        boolean method = kinds.contains(EventKind.METHOD);
         if (method != methodOn) {
             epoch++;
         }
         methodOn = method;
-        lockOn = lock;
-        allocOn = alloc;
+        lockOn = kinds.contains(EventKind.LOCK);
+        allocOn = kinds.contains(EventKind.ALLOC);
     }
 
     /** Whether method events are currently enabled (for tests and verbose output). */

@@ -1,12 +1,13 @@
 package dev.minitrace.injector.runtime;
 
 import dev.minitrace.events.MethodBufferEvent;
+import dev.minitrace.wire.TraceBufferFormat;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One thread's packed method records (format: {@code docs/trace-buffer.md}), committed as
- * {@link MethodBufferEvent}s.
+ * One thread's packed method records (format: {@link TraceBufferFormat}, {@code docs/trace-buffer.md}),
+ * committed as {@link MethodBufferEvent}s.
  *
  * <p>Only the owner thread writes records, without locks: it stores the chars, then publishes the
  * new {@link #position} with release semantics (a plain store on x86). Two parties commit: the
@@ -16,20 +17,8 @@ import java.lang.invoke.VarHandle;
  * chars only below the published position, where the owner no longer writes until it has the flag.
  */
 final class TraceBuffer {
-    /** Kinds of the header char. */
-    static final int ENTRY = 0;
-    static final int EXIT = 1;
-    static final int EXIT_BY_EXCEPTION = 2;
-    static final int SKIP = 3;
-    static final int STAMPED = 4;
-    /** Object record kinds (header bit 3 set). */
-    static final int OBJECT = 8;
-    static final int ACQUIRE = 0;
-    static final int RELEASE = 1;
-    static final int ALLOC = 2;
-
-    /** Most chars one record writes: a skip (1 + 11) and a stamped object record (1 + 6 + 6 + 6 + 11). */
-    private static final int MAX_WRITE = 42;
+    /** Most chars one record writes: a skip before it and the record itself. */
+    private static final int MAX_WRITE = TraceBufferFormat.MAX_SKIP_CHARS + TraceBufferFormat.MAX_RECORD_CHARS;
     private static final int INITIAL_CHARS = 256;
     /** Large enough to commit a few hundred records at once, small enough that JFR's event fits its 8 KB thread buffer (3 bytes reserved per char). */
     static final int MAX_CHARS = 2048;
@@ -88,34 +77,37 @@ final class TraceBuffer {
         this.flushedBase = lastStamp;
     }
 
-    /** Appends a method record of {@code kind} with sequence {@code sequence}; {@code bci} only for {@link #EXIT}. */
+    /**
+     * Appends a method record of {@code kind} ({@link TraceBufferFormat#ENTRY}, {@code EXIT} or
+     * {@code EXIT_BY_EXCEPTION}) with sequence {@code sequence}; {@code bci} only for {@code EXIT}.
+     */
     void record(int kind, int methodId, int bci, long sequence) {
         int p = begin(sequence);
         char[] c = chars;
         long delta = stampDelta();
-        c[p++] = (char) (delta >= 0 ? kind | STAMPED : kind);
-        p = putVarint(c, p, methodId);
-        if (kind == EXIT) {
-            p = putVarint(c, p, bci);
+        c[p++] = (char) (delta >= 0 ? kind | TraceBufferFormat.STAMPED : kind);
+        p = TraceBufferFormat.putVarint(c, p, methodId);
+        if (kind == TraceBufferFormat.EXIT) {
+            p = TraceBufferFormat.putVarint(c, p, bci);
         }
         if (delta >= 0) {
-            p = putVarint(c, p, delta);
+            p = TraceBufferFormat.putVarint(c, p, delta);
         }
         records++;
         POSITION.setRelease(this, p);
     }
 
-    /** Appends an object record ({@link #ACQUIRE}, {@link #RELEASE} or {@link #ALLOC}). */
+    /** Appends an object record ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE} or {@code ALLOC}). */
     void recordObject(int kind, int classId, int identityHash, int bci, long sequence) {
         int p = begin(sequence);
         char[] c = chars;
         long delta = stampDelta();
-        c[p++] = (char) (delta >= 0 ? OBJECT | kind | STAMPED : OBJECT | kind);
-        p = putVarint(c, p, classId);
-        p = putVarint(c, p, identityHash & 0xFFFFFFFFL);
-        p = putVarint(c, p, bci);
+        c[p++] = (char) (delta >= 0 ? TraceBufferFormat.OBJECT | kind | TraceBufferFormat.STAMPED : TraceBufferFormat.OBJECT | kind);
+        p = TraceBufferFormat.putVarint(c, p, classId);
+        p = TraceBufferFormat.putVarint(c, p, identityHash & 0xFFFFFFFFL);
+        p = TraceBufferFormat.putVarint(c, p, bci);
         if (delta >= 0) {
-            p = putVarint(c, p, delta);
+            p = TraceBufferFormat.putVarint(c, p, delta);
         }
         records++;
         POSITION.setRelease(this, p);
@@ -129,8 +121,8 @@ final class TraceBuffer {
         }
         long gap = sequence - expectedSequence;
         if (gap != 0) {
-            chars[p++] = (char) SKIP;
-            p = putVarint(chars, p, gap);
+            chars[p++] = (char) TraceBufferFormat.SKIP;
+            p = TraceBufferFormat.putVarint(chars, p, gap);
         }
         expectedSequence = sequence + 1;
         return p;
@@ -157,15 +149,6 @@ final class TraceBuffer {
             return delta;
         }
         return -1;
-    }
-
-    private static int putVarint(char[] c, int p, long v) {
-        while ((v & ~0x3FL) != 0) {
-            c[p++] = (char) (0x40 | (v & 0x3F));
-            v >>>= 6;
-        }
-        c[p++] = (char) v;
-        return p;
     }
 
     /** Owner: commits everything not yet committed, then starts over (larger, up to {@link #MAX_CHARS}). */
@@ -233,21 +216,21 @@ final class TraceBuffer {
             cursor = from;
             while (cursor < end) {
                 int h = c[cursor++];
-                int kind = h & 3;
-                if ((h & OBJECT) != 0) {
+                int kind = h & TraceBufferFormat.KIND_MASK;
+                if ((h & TraceBufferFormat.OBJECT) != 0) {
                     readVarint(c); // class id
                     readVarint(c); // identity hash
                     readVarint(c); // bytecode index
-                } else if (kind == SKIP) {
+                } else if (kind == TraceBufferFormat.SKIP) {
                     skipped += readVarint(c);
                     continue;
                 } else {
                     readVarint(c); // method id
-                    if (kind == EXIT) {
+                    if (kind == TraceBufferFormat.EXIT) {
                         readVarint(c); // bytecode index
                     }
                 }
-                if ((h & STAMPED) != 0) {
+                if ((h & TraceBufferFormat.STAMPED) != 0) {
                     ticks += readVarint(c);
                 }
                 count++;
@@ -271,9 +254,9 @@ final class TraceBuffer {
         int ch;
         do {
             ch = c[cursor++];
-            v |= (long) (ch & 0x3F) << shift;
-            shift += 6;
-        } while ((ch & 0x40) != 0);
+            v |= (long) (ch & TraceBufferFormat.VARINT_MASK) << shift;
+            shift += TraceBufferFormat.VARINT_BITS;
+        } while ((ch & TraceBufferFormat.VARINT_MORE) != 0);
         return v;
     }
 

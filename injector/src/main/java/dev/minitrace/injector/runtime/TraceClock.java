@@ -105,6 +105,7 @@ public final class TraceClock {
         return Counter.frequency();
     }
 
+    /** The ticker's period: system property {@code minitrace.tick.ms} (docs/agent.md), 1 ms by default. */
     private static long tickNanos() {
         try {
             long ms = Long.parseLong(System.getProperty("minitrace.tick.ms", "1"));

@@ -19,7 +19,7 @@ class ClassTransformerTest {
 
     private static ClassTransformer transformer(String options) {
         AgentOptions o = AgentOptions.parse(options);
-        return new ClassTransformer(o.selector(), o.methodEvents(), o.lockEvents(), o.allocEvents());
+        return new ClassTransformer(o.selector(), o.events());
     }
 
     private static List<String> traced(ClassTransformer.Result r) {

@@ -1,10 +1,12 @@
 package dev.minitrace.injector.asm;
 
 import dev.minitrace.injector.filter.MethodSelector;
+import dev.minitrace.injector.runtime.EventKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,7 +43,7 @@ final class TestClasses {
 
     /** A transformer tracing everything with all events. */
     static ClassTransformer allEvents() {
-        return new ClassTransformer(new MethodSelector(List.of(), List.of()), true, true, true);
+        return new ClassTransformer(new MethodSelector(List.of(), List.of()), EnumSet.allOf(EventKind.class));
     }
 
     /** The class node of class bytes. */

@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import dev.minitrace.converter.util.LongIntMap;
 import java.util.Arrays;
 
 /**

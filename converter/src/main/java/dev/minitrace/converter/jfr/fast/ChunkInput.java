@@ -12,6 +12,10 @@ import java.nio.charset.StandardCharsets;
  * is unrolled and runs without per-byte limit checks whenever 9 bytes remain; only the last bytes
  * of a chunk take the checked slow path. Every read past the chunk end is a
  * {@link JfrFormatException} naming the chunk and the absolute offset.
+ *
+ * <p>Over 400 lines as one class: every reader of the chunk (metadata, constant pools, events)
+ * goes through its integer and string reads, which must see the window, the position and the
+ * encoding directly to stay cheap; the window loading is the other half of the same state.
  */
 final class ChunkInput {
     /** Bytes a chunk buffer holds beyond the chunk, so an 8-byte load at any position inside is legal. */
@@ -386,30 +390,17 @@ final class ChunkInput {
     static final byte STRING_CHAR_ARRAY = 4;
     static final byte STRING_LATIN1 = 5;
 
-    /** Key of the last string read with encoding {@link #STRING_CONSTANT_POOL}. */
-    long lastStringRef;
-
-    /** Whether the last {@link #readString()} met a constant-pool reference. */
-    boolean stringWasRef;
-
     /**
-     * Reads an encoded string. For a constant-pool reference, returns {@code null}, stores the key
-     * in {@link #lastStringRef} and sets {@link #stringWasRef}; the caller resolves it (the pool
-     * may be defined in a checkpoint not read yet).
+     * Reads the rest of a string whose {@code encoding} byte (at {@code at}) was just read; not for
+     * {@link #STRING_CONSTANT_POOL}, whose key only the caller can resolve (the pool may be
+     * defined in a checkpoint not read yet).
      */
-    String readString() throws JfrFormatException {
-        stringWasRef = false;
-        int at = pos;
-        byte encoding = readByte();
+    String readStringBody(byte encoding, int at) throws JfrFormatException {
         switch (encoding) {
             case STRING_NULL:
                 return null;
             case STRING_EMPTY:
                 return "";
-            case STRING_CONSTANT_POOL:
-                lastStringRef = readLong();
-                stringWasRef = true;
-                return null;
             case STRING_UTF8: {
                 int n = readInt();
                 require(n, "UTF-8 string");
@@ -449,22 +440,15 @@ final class ChunkInput {
     }
 
     /**
-     * Reads a string-pool entry: its text's place in the chunk, not the text (JDK 25 puts whole
-     * packed-record strings in the pool; {@link ChunkConstants#string} reads one when asked).
-     * A reference to another entry sets {@link #stringWasRef} as {@link #readString()} does.
+     * Reads the rest of a string-pool entry whose {@code encoding} byte (at {@code at}) was just
+     * read: its text's place in the chunk, not the text (JDK 25 puts whole packed-record strings
+     * in the pool; {@link ChunkConstants#string} reads one when asked). Not for
+     * {@link #STRING_CONSTANT_POOL}: a reference to another entry is the caller's to resolve.
      */
-    void readStringPlace(ChunkConstants out, int row) throws JfrFormatException {
-        stringWasRef = false;
-        int at = pos;
-        byte encoding = readByte();
+    void readStringPlace(ChunkConstants out, int row, byte encoding, int at) throws JfrFormatException {
         switch (encoding) {
             case STRING_NULL -> out.stringText(row, null);
             case STRING_EMPTY -> out.stringText(row, "");
-            case STRING_CONSTANT_POOL -> {
-                lastStringRef = readLong();
-                stringWasRef = true;
-                out.stringText(row, null);
-            }
             case STRING_UTF8, STRING_LATIN1 -> {
                 int n = readInt();
                 require(n, "string");

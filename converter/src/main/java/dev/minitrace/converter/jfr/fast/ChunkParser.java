@@ -1,84 +1,62 @@
 package dev.minitrace.converter.jfr.fast;
 
+import static dev.minitrace.converter.jfr.fast.EventPlan.F0;
+import static dev.minitrace.converter.jfr.fast.EventPlan.F1;
+import static dev.minitrace.converter.jfr.fast.EventPlan.F2;
+import static dev.minitrace.converter.jfr.fast.EventPlan.F3;
+import static dev.minitrace.converter.jfr.fast.EventPlan.F4;
+import static dev.minitrace.converter.jfr.fast.EventPlan.F6;
+import static dev.minitrace.converter.jfr.fast.EventPlan.SLOT_DURATION;
+import static dev.minitrace.converter.jfr.fast.EventPlan.SLOT_START;
+import static dev.minitrace.converter.jfr.fast.EventPlan.SLOT_THREAD;
+
+import dev.minitrace.converter.util.LongIntMap;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 
 /**
  * Parses one chunk held in memory: metadata, then all constant pools, then the events in file
- * order. Per chunk it maps the numeric type id of each wanted event to a compiled field plan
- * (from the metadata, never a hard-coded layout); every other event is skipped by its size
- * prefix without being decoded. One instance per thread; it reuses its tables across chunks.
+ * order. Per metadata it maps the numeric type id of each wanted event to its {@link EventPlan}
+ * (compiled from the metadata, never a hard-coded layout); every other event is skipped by its
+ * size prefix without being decoded. One instance per thread; it reuses its tables across chunks.
+ *
+ * <p>Every wanted event is decoded into its kind's slots and handed to the sink by the one
+ * dispatch over the kinds, {@link #deliver}. Which decoder fills the slots depends only on the
+ * layout, chosen once per metadata ({@link Decoder}): straight-line code for the agent's own trace
+ * events ({@link #decodeTraceLayout}), one loop when every field is a single varint or byte
+ * ({@link #decodeFlat}), and the op plan for anything else ({@link #decodePlan}: strings, arrays,
+ * nested values, tick conversions, fixed-width integers). The straight-line decoder stays because
+ * the throughput harness still shows it paying (docs/performance.md).
+ *
+ * <p>Over 400 lines as one class: the decoders, the two event loops (varint and fixed-width
+ * framing) and the dispatch share the per-chunk state (slots, type-id table, time base) on the
+ * converter's hottest path, where the JIT must compile decoder and dispatch together; splitting
+ * them would put a call through another object on every event.
  */
 final class ChunkParser {
-    // Plan op codes (low 8 bits); the slot or field index is in the bits above.
-    private static final int OP_I64 = 1;
-    private static final int OP_I32 = 2;
-    private static final int OP_I16 = 3;
-    private static final int OP_CHAR = 4;
-    private static final int OP_BYTE = 5;
-    private static final int OP_TIMESTAMP = 6;
-    private static final int OP_TIMESPAN = 7;
-    private static final int OP_STRING = 8;
-    private static final int OP_SKIP_I64 = 9;
-    private static final int OP_SKIP_I32 = 10;
-    private static final int OP_SKIP_I16 = 11;
-    private static final int OP_SKIP_1 = 12;
-    private static final int OP_SKIP_FIELD = 13;
-    private static final int OP_CHARS = 14;
-
-    /** Slots common to all kinds: start time, duration, event thread. */
-    private static final int SLOT_START = 0;
-    private static final int SLOT_DURATION = 1;
-    private static final int SLOT_THREAD = 2;
-    private static final int FIRST_FIELD_SLOT = 3;
-
     private static final JfrEventKind[] KINDS = JfrEventKind.values();
-
-    static {
-        // deliverFast switches on these ordinals as constants: keep them in step with the enum.
-        if (JfrEventKind.METHOD_ENTRY.ordinal() != 0 || JfrEventKind.METHOD_EXIT.ordinal() != 1
-                || JfrEventKind.LOCK_ACQUIRE.ordinal() != 2 || JfrEventKind.LOCK_RELEASE.ordinal() != 3
-                || JfrEventKind.OBJECT_ALLOC.ordinal() != 4) {
-            throw new ExceptionInInitializerError("JfrEventKind order changed; update ChunkParser.deliverFast");
-        }
-    }
     private static final int DIRECT_TYPE_IDS = 1 << 16;
 
     private final boolean[] wanted;
     private final ConstantPoolReader poolReader = new ConstantPoolReader();
     private final ChunkConstants constants = new ChunkConstants();
 
-    // Per chunk state.
+    // Per metadata (reused while consecutive chunks carry the same type system).
     private int[] kindByTypeId = new int[0];
     private LongIntMap kindByLargeTypeId;
     private final int[][] ops = new int[KINDS.length][];
+    /** Per kind, the flat plan, or null when a field needs more than one varint or byte. */
+    private final EventPlan.Flat[] flatPlans = new EventPlan.Flat[KINDS.length];
     /**
-     * Per kind, the flat plan for compressed chunks, or null when a field needs more than one
-     * varint or byte (strings, arrays, nested values, tick spans): fields are decoded in order into
-     * {@link #fields}, and {@code fieldOfSlot} says which field holds each slot.
+     * Per kind, the number of own fields (2 or 4) when the chunk's metadata gives the minitrace
+     * trace event exactly the layout of the agent's event classes: start time, duration, thread,
+     * stack trace, then the kind's fields in declaration order, each a single varint or, for
+     * {@code MethodExit.exceptional}, a byte. 0 for any other kind or layout.
      */
-    private final FastPlan[] fastPlans = new FastPlan[KINDS.length];
-    /** Decoded fields of the current event; the last cell stays 0 and stands for a missing field. */
-    private final long[] fields = new long[MAX_FAST_FIELDS + 1];
-    private static final int MAX_FAST_FIELDS = 63;
-
-    /** Flat field plan: how many fields, which are single bytes, where each slot's value is. */
-    private record FastPlan(int count, long byteMask, int[] fieldOfSlot) {
-    }
-    /**
-     * Per kind, true when the chunk's metadata gives the minitrace trace event exactly the layout
-     * the agent's event classes have (start time, duration, thread, stack trace, then the kind's
-     * fields in declaration order, each a single varint or, for {@code exceptional}, a byte): such
-     * events are decoded by straight-line code ({@link #decodeTraceEvent}) instead of the plan
-     * loop. Checked against the compiled plan once per metadata, so any other layout still works.
-     */
-    private final boolean[] straight = new boolean[KINDS.length];
-    /** False to decode every event with the plan loop (tests compare both paths). */
-    boolean straightDecoding = true;
-    /** Events decoded by {@link #decodeTraceEvent}. */
-    long straightDecoded;
+    private final int[] traceLayoutFields = new int[KINDS.length];
     private final JfrType[] typeOfKind = new JfrType[KINDS.length];
+    /** Per kind, the decoded values of the current event; the last cell takes the fields nobody reads. */
     private final long[][] slots = new long[KINDS.length][];
     private final String[][] stringSlots = new String[KINDS.length][];
     private Metadata lastMetadata;
@@ -86,13 +64,15 @@ final class ChunkParser {
     private long lastMetadataCrc;
     private long lastMetadataSize;
     private boolean lastCompressed;
+
+    // Per chunk.
     private long startTicks;
     private long startNanos;
     private double divisor;
     private boolean unitDivisor;
     private long delivered;
     /**
-     * The chars of the string fields read with {@link #OP_CHARS} (MethodBuffer: 0 = records, 1 =
+     * The chars of the string fields read with {@link EventPlan#OP_CHARS} (MethodBuffer: 0 = records, 1 =
      * traced thread name), reused from event to event.
      */
     private final char[][] chars = {new char[256], new char[64]};
@@ -101,7 +81,7 @@ final class ChunkParser {
     ChunkParser(boolean[] wantedKinds) {
         this.wanted = wantedKinds.clone();
         for (int k = 0; k < KINDS.length; k++) {
-            slots[k] = new long[FIRST_FIELD_SLOT + KINDS[k].fields.length];
+            slots[k] = new long[EventPlan.slotCount(KINDS[k]) + 1];
             stringSlots[k] = new String[KINDS[k].fields.length];
         }
     }
@@ -111,9 +91,32 @@ final class ChunkParser {
         return delivered;
     }
 
+    /** How the current metadata's events of a kind are decoded; see the class comment. */
+    enum Decoder {
+        /** Not wanted, or not in the metadata. */
+        NONE,
+        /** The agent's trace event layout, by straight-line code. */
+        TRACE_LAYOUT,
+        /** Single varints and bytes, by the flat loop. */
+        FLAT,
+        /** Anything else, by the op plan. */
+        PLAN
+    }
+
+    /** The decoder the last chunk's metadata chose for {@code kind} (the op plan for every kind of a chunk with fixed-width integers). */
+    Decoder decoderOf(JfrEventKind kind) {
+        int k = kind.ordinal();
+        if (ops[k] == null) {
+            return Decoder.NONE;
+        }
+        if (!lastCompressed) {
+            return Decoder.PLAN;
+        }
+        return traceLayoutFields[k] != 0 ? Decoder.TRACE_LAYOUT : flatPlans[k] != null ? Decoder.FLAT : Decoder.PLAN;
+    }
+
     /**
      * @param timeHeader the header whose start ticks, start nanos and frequency convert ticks
-     *                   (see {@link TimeBase})
      */
     void parse(ChunkInput in, ChunkHeader h, ChunkHeader timeHeader, JfrEventSink sink) throws IOException {
         this.startTicks = timeHeader.startTicks();
@@ -186,19 +189,22 @@ final class ChunkParser {
     private void compile(Metadata metadata, ChunkInput in) throws JfrFormatException {
         long maxId = -1;
         for (JfrEventKind kind : KINDS) {
+            int k = kind.ordinal();
             JfrType t = metadata.byName(kind.eventName());
-            typeOfKind[kind.ordinal()] = null;
-            ops[kind.ordinal()] = null;
-            fastPlans[kind.ordinal()] = null;
-            if (t != null && wanted[kind.ordinal()]) {
-                typeOfKind[kind.ordinal()] = t;
-                ops[kind.ordinal()] = compile(kind, t, in);
-                fastPlans[kind.ordinal()] = fastPlan(ops[kind.ordinal()], slots[kind.ordinal()].length);
+            typeOfKind[k] = null;
+            ops[k] = null;
+            flatPlans[k] = null;
+            traceLayoutFields[k] = 0;
+            if (t != null && wanted[k]) {
+                EventPlan plan = EventPlan.compile(kind, t, slots[k].length - 1, in);
+                typeOfKind[k] = t;
+                ops[k] = plan.ops();
+                flatPlans[k] = plan.flat();
+                traceLayoutFields[k] = plan.traceLayoutFields();
                 maxId = Math.max(maxId, t.id);
             }
-            straight[kind.ordinal()] = straightDecoding && isStraightLayout(kind.ordinal(), fastPlans[kind.ordinal()]);
-            Arrays.fill(slots[kind.ordinal()], 0L);
-            Arrays.fill(stringSlots[kind.ordinal()], null);
+            Arrays.fill(slots[k], 0L);
+            Arrays.fill(stringSlots[k], null);
         }
         kindByLargeTypeId = null;
         if (maxId < DIRECT_TYPE_IDS) {
@@ -223,145 +229,49 @@ final class ChunkParser {
         }
     }
 
-    private static int[] compile(JfrEventKind kind, JfrType type, ChunkInput in) throws JfrFormatException {
-        int[] plan = new int[type.fields.length];
-        for (int i = 0; i < type.fields.length; i++) {
-            JfrType.Field f = type.fields[i];
-            int slot = -1;
-            boolean wantsString = false;
-            boolean wantsChars = false;
-            switch (f.name) {
-                case "startTime" -> slot = SLOT_START;
-                case "duration" -> slot = SLOT_DURATION;
-                case "eventThread" -> slot = SLOT_THREAD;
-                default -> {
-                    for (int j = 0; j < kind.fields.length; j++) {
-                        String name = kind.fields[j];
-                        boolean s = name.charAt(0) == '$';
-                        boolean c = name.charAt(0) == '%';
-                        if ((s || c ? name.substring(1) : name).equals(f.name)) {
-                            slot = FIRST_FIELD_SLOT + j;
-                            wantsString = s;
-                            wantsChars = c;
-                        }
-                    }
-                }
-            }
-            plan[i] = slot < 0 ? skipOp(f, i) : readOp(kind, type, f, slot, wantsString || wantsChars, in);
-            if (wantsChars) {
-                int buffer = 0; // the n-th '%' field of the kind goes to buffer n
-                for (int j = 0; j < slot - FIRST_FIELD_SLOT; j++) {
-                    buffer += kind.fields[j].charAt(0) == '%' ? 1 : 0;
-                }
-                plan[i] = OP_CHARS | (buffer << 8);
-            }
-        }
-        return plan;
-    }
-
-    /** The plans {@link #decodeTraceEvent} assumes: fields 0..3 = start, duration, thread, stack trace; then the kind's. */
-    private static final int[] TRACE_FIELDS_2 = {0, 1, 2, 4, 5};
-    private static final int[] TRACE_FIELDS_4 = {0, 1, 2, 4, 5, 6, 7};
-
-    private static boolean isStraightLayout(int kind, FastPlan p) {
-        if (p == null || kind > 4) {
-            return false;
-        }
-        if (kind == 0) {
-            return p.count == 6 && p.byteMask == 0 && Arrays.equals(p.fieldOfSlot, TRACE_FIELDS_2);
-        }
-        long mask = kind == 1 ? 1L << 6 : 0; // MethodExit.exceptional is a boolean: one byte
-        return p.count == 8 && p.byteMask == mask && Arrays.equals(p.fieldOfSlot, TRACE_FIELDS_4);
-    }
-
-    private static FastPlan fastPlan(int[] plan, int slotCount) {
-        if (plan.length > MAX_FAST_FIELDS) {
-            return null;
-        }
-        int[] fieldOfSlot = new int[slotCount];
-        Arrays.fill(fieldOfSlot, MAX_FAST_FIELDS); // the always-zero cell
-        long byteMask = 0;
-        for (int i = 0; i < plan.length; i++) {
-            int op = plan[i];
-            switch (op & 0xFF) {
-                // int and long values are delivered with the same casts the slow path applies
-                case OP_I64, OP_I32 -> fieldOfSlot[op >>> 8] = i;
-                case OP_SKIP_I64, OP_SKIP_I32, OP_SKIP_I16 -> { }
-                case OP_BYTE -> {
-                    fieldOfSlot[op >>> 8] = i;
-                    byteMask |= 1L << i;
-                }
-                case OP_SKIP_1 -> byteMask |= 1L << i;
-                default -> {
-                    return null;
-                }
-            }
-        }
-        return new FastPlan(plan.length, byteMask, fieldOfSlot);
-    }
-
-    private static int skipOp(JfrType.Field f, int fieldIndex) {
-        if (f.array) {
-            return OP_SKIP_FIELD | (fieldIndex << 8);
-        }
-        if (f.constantPool) {
-            return OP_SKIP_I64;
-        }
-        return switch (f.type.kind) {
-            case JfrType.KIND_LONG -> OP_SKIP_I64;
-            case JfrType.KIND_INT -> OP_SKIP_I32;
-            case JfrType.KIND_SHORT, JfrType.KIND_CHAR -> OP_SKIP_I16;
-            case JfrType.KIND_BOOLEAN, JfrType.KIND_BYTE -> OP_SKIP_1;
-            default -> OP_SKIP_FIELD | (fieldIndex << 8);
-        };
-    }
-
-    private static int readOp(JfrEventKind kind, JfrType type, JfrType.Field f, int slot, boolean wantsString,
-                              ChunkInput in) throws JfrFormatException {
-        if (wantsString) {
-            if (f.array || f.constantPool || f.type.kind != JfrType.KIND_STRING) {
-                throw in.error(0, "Event " + type.name + " field " + f + " is not a string as " + kind + " expects", null);
-            }
-            return OP_STRING | ((slot - FIRST_FIELD_SLOT) << 8);
-        }
-        if (!f.isIntegral() && !(f.type.kind == JfrType.KIND_BOOLEAN && !f.array)) {
-            throw in.error(0, "Event " + type.name + " field " + f + " is not an integer as " + kind + " expects", null);
-        }
-        if (slot == SLOT_START || slot == SLOT_DURATION
-                || (kind == JfrEventKind.METHOD_BUFFER && f.name.equals("baseTime") && f.type.kind == JfrType.KIND_LONG)) {
-            // Raw ticks: RecordedEvent derives both from the start and end ticks (see deliver).
-            // MethodBuffer's baseTime is converted on delivery whether or not the metadata marks
-            // it a tick timestamp, as the reference engine converts it from its raw value.
-            return OP_I64 | (slot << 8);
-        }
-        if (f.ticks == JfrType.Field.TICKS_TIMESTAMP) {
-            return OP_TIMESTAMP | (slot << 8);
-        }
-        if (f.ticks == JfrType.Field.TICKS_TIMESPAN) {
-            return OP_TIMESPAN | (slot << 8);
-        }
-        if (f.constantPool) {
-            return OP_I64 | (slot << 8);
-        }
-        int code = switch (f.type.kind) {
-            case JfrType.KIND_LONG -> OP_I64;
-            case JfrType.KIND_INT -> OP_I32;
-            case JfrType.KIND_SHORT -> OP_I16;
-            case JfrType.KIND_CHAR -> OP_CHAR;
-            default -> OP_BYTE;
-        };
-        return code | (slot << 8);
-    }
-
-    /** The general event loop (fixed-width integers): every event through {@link #readEvent}. */
+    /** The event loop of chunks with fixed-width integers: every event through the op plan. */
     private void readEvents(ChunkInput in, JfrEventSink sink) throws IOException {
         in.window(ChunkHeader.SIZE, 0);
         while (in.base + in.pos < in.chunkSize) {
             if (in.pos + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
                 in.window(in.base + in.pos, 0);
             }
-            readEvent(in, sink);
+            int pos = in.pos;
+            long size = in.readInt();
+            long left = in.chunkSize - in.base - pos;
+            if (size <= 0 || size > left) {
+                throw in.error(pos, "Event size " + size + " outside the chunk (" + left + " bytes left)", null);
+            }
+            long typeId = in.readLong(); // the header is in the window: SLACK bytes from pos are
+            int kind = kindOf(typeId);
+            if (kind < 0) {
+                // skipped by its size, never loaded
+                long next = pos + size;
+                if (next + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
+                    in.window(in.base + next, 0);
+                } else {
+                    in.pos = (int) next;
+                }
+                continue;
+            }
+            if (pos + size + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
+                in.window(in.base + pos, size + ChunkInput.SLACK);
+                pos = 0;
+                in.readInt();
+                in.readLong();
+            }
+            int end = pos + (int) size;
+            planEvent(in, kind, end, pos, sink);
+            in.pos = end;
         }
+    }
+
+    /** The kind of events of type {@code typeId}, or -1 for a type that is not wanted. */
+    private int kindOf(long typeId) {
+        if (kindByLargeTypeId == null) {
+            return typeId >= 0 && typeId < kindByTypeId.length ? kindByTypeId[(int) typeId] : -1;
+        }
+        return kindByLargeTypeId.get(typeId);
     }
 
     /**
@@ -370,13 +280,12 @@ final class ChunkParser {
      * {@link ChunkInput#varintLength}: one 8-byte load, no per-byte loop). Measured here, this beats
      * both a byte-at-a-time loop and SWAR for every field (whose longer dependency chain costs
      * more than the one-byte branch mispredicts), and a variant that first found every varint end
-     * of the event with a stop-bit mask. Events whose plan has strings or nested values fall back
-     * to {@link #decode}. Positions are in the current window; {@code base} is its chunk offset.
+     * of the event with a stop-bit mask. Positions are in the current window; {@code base} is its
+     * chunk offset.
      */
     private void readEventsCompressed(ChunkInput in, JfrEventSink sink) throws IOException {
         final int[] direct = kindByTypeId;
         final LongIntMap large = kindByLargeTypeId;
-        final long[] f = fields;
         final long chunkSize = in.chunkSize;
         in.window(ChunkHeader.SIZE, 0);
         byte[] b = in.buf;
@@ -445,186 +354,142 @@ final class ChunkParser {
                 pos = 0;
             }
             int end = pos + (int) size;
-            {
-                FastPlan plan = fastPlans[kind];
-                if (straight[kind]) {
-                    decodeTraceEvent(in, kind, b, p, end, pos, sink);
-                } else if (plan == null) {
-                    in.pos = p;
-                    decode(in, kind, end, pos, sink);
-                } else {
-                    final int n = plan.count;
-                    final long byteMask = plan.byteMask;
-                    for (int i = 0; i < n; i++) {
-                        x = b[p];
-                        if (x >= 0 || (byteMask >>> i & 1) != 0) {
-                            f[i] = x;
-                            p++;
-                        } else {
-                            f[i] = ChunkInput.varint(b, p);
-                            p += ChunkInput.varintLength(b, p);
-                        }
-                    }
-                    if (p > end) {
-                        throw overrun(in, kind, pos, p - end);
-                    }
-                    deliverFast(kind, f, plan.fieldOfSlot, sink);
-                }
-                delivered++;
+            EventPlan.Flat plan = flatPlans[kind];
+            if (traceLayoutFields[kind] != 0) {
+                traceEvent(in, b, p, pos, end, kind, sink);
+            } else if (plan != null) {
+                flatEvent(in, b, p, pos, end, kind, plan, sink);
+            } else {
+                in.pos = p;
+                planEvent(in, kind, end, pos, sink);
             }
             pos = end;
         }
     }
 
-    /**
-     * Decodes a minitrace trace event of the layout {@link #isStraightLayout} checked, with one
-     * local per field and no plan: the values go straight to the sink. Each field is a varint
-     * (one byte taken directly, longer ones by {@link ChunkInput#varint}), except MethodExit's
-     * {@code exceptional}, a byte.
-     */
-    private void decodeTraceEvent(ChunkInput in, int kind, byte[] b, int p, int end, int pos, JfrEventSink sink)
+    private static final int METHOD_EXIT = JfrEventKind.METHOD_EXIT.ordinal();
+
+    // Each decoder's event method decodes and delivers: the JIT then compiles the decoder and the
+    // dispatch together and keeps the decoded slots in registers up to the sink call, which it
+    // cannot do across the event loop, too large to take them in (docs/performance.md).
+
+    /** An event of the agent's trace layout, by {@link #decodeTraceLayout}. */
+    private void traceEvent(ChunkInput in, byte[] b, int p, int pos, int end, int kind, JfrEventSink sink)
             throws JfrFormatException {
-        long start;
-        long thread;
-        long a;
-        long c;
-        long d = 0;
-        long e = 0;
+        checkEnd(in, decodeTraceLayout(b, p, traceLayoutFields[kind], kind == METHOD_EXIT, slots[kind]), pos, end, kind);
+        deliver(kind, sink);
+    }
+
+    /** An event of single varints and bytes, by {@link #decodeFlat}. */
+    private void flatEvent(ChunkInput in, byte[] b, int p, int pos, int end, int kind, EventPlan.Flat plan, JfrEventSink sink)
+            throws JfrFormatException {
+        checkEnd(in, decodeFlat(b, p, plan, slots[kind]), pos, end, kind);
+        deliver(kind, sink);
+    }
+
+    /** Any other event, at {@code in.pos}, by {@link #decodePlan}. */
+    private void planEvent(ChunkInput in, int kind, int end, int pos, JfrEventSink sink) throws JfrFormatException {
+        decodePlan(in, kind, end, pos);
+        deliver(kind, sink);
+    }
+
+    /** Fails when the fields read up to {@code p} overrun the event's declared {@code end}. */
+    private void checkEnd(ChunkInput in, int p, int pos, int end, int kind) throws JfrFormatException {
+        if (p > end) {
+            throw in.error(pos, "Corrupt event " + typeOfKind[kind].name + ": fields overrun its declared end by "
+                    + (p - end) + " bytes", null);
+        }
+    }
+
+    /**
+     * Decodes an event of the layout {@link #traceLayoutFields} checked (the agent's own trace
+     * events, the bulk of a recording made with {@code methods=events}) with no plan and no loop;
+     * measured against {@link #decodeFlat} with the throughput harness: see docs/performance.md.
+     * Reads use the chunk limit, not the event end: a field that overruns is caught by the caller.
+     *
+     * @return the position after the event's fields
+     */
+    private static int decodeTraceLayout(byte[] b, int p, int ownFields, boolean exit, long[] s) {
         byte x = b[p];
         if (x >= 0) {
-            start = x;
+            s[SLOT_START] = x;
             p++;
         } else {
-            start = ChunkInput.varint(b, p);
+            s[SLOT_START] = ChunkInput.varint(b, p);
             p += ChunkInput.varintLength(b, p);
         }
         x = b[p]; // duration: not used for trace events
         p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
         x = b[p];
         if (x >= 0) {
-            thread = x;
+            s[SLOT_THREAD] = x;
             p++;
         } else {
-            thread = ChunkInput.varint(b, p);
+            s[SLOT_THREAD] = ChunkInput.varint(b, p);
             p += ChunkInput.varintLength(b, p);
         }
         x = b[p]; // stack trace: not used
         p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
         x = b[p];
         if (x >= 0) {
-            a = x;
+            s[F0] = x;
             p++;
         } else {
-            a = ChunkInput.varint(b, p);
+            s[F0] = ChunkInput.varint(b, p);
             p += ChunkInput.varintLength(b, p);
         }
         x = b[p];
         if (x >= 0) {
-            c = x;
+            s[F1] = x;
             p++;
         } else {
-            c = ChunkInput.varint(b, p);
+            s[F1] = ChunkInput.varint(b, p);
             p += ChunkInput.varintLength(b, p);
         }
-        if (kind != 0) {
+        if (ownFields == 4) {
             x = b[p];
-            if (kind == 1) {
-                d = x; // exceptional
+            if (exit) {
+                s[F2] = x; // MethodExit.exceptional: one byte
                 p++;
             } else if (x >= 0) {
-                d = x;
+                s[F2] = x;
                 p++;
             } else {
-                d = ChunkInput.varint(b, p);
+                s[F2] = ChunkInput.varint(b, p);
                 p += ChunkInput.varintLength(b, p);
             }
             x = b[p];
             if (x >= 0) {
-                e = x;
+                s[F3] = x;
                 p++;
             } else {
-                e = ChunkInput.varint(b, p);
+                s[F3] = ChunkInput.varint(b, p);
                 p += ChunkInput.varintLength(b, p);
             }
         }
-        if (p > end) {
-            throw overrun(in, kind, pos, p - end);
-        }
-        long t = toNanos(start);
-        straightDecoded++;
-        try {
-            // the same casts as deliverFastUnchecked
-            switch (kind) {
-                case 0 -> sink.onMethodEntry(thread, t, (int) a, c);
-                case 1 -> sink.onMethodExit(thread, t, (int) a, (int) c, d != 0, e);
-                case 2 -> sink.onLockAcquire(thread, t, a, (int) c, (int) d, e);
-                case 3 -> sink.onLockRelease(thread, t, a, (int) c, (int) d, e);
-                default -> sink.onObjectAlloc(thread, t, a, (int) c, (int) d, e);
-            }
-        } catch (SinkFailure f) {
-            throw f;
-        } catch (RuntimeException f) {
-            throw new SinkFailure(f);
-        }
+        return p;
     }
 
-    /** Reads (or skips) the event at {@code in.pos} with the general decoder, leaving {@code in.pos} at its end. */
-    private void readEvent(ChunkInput in, JfrEventSink sink) throws IOException {
-        int pos = in.pos;
-        long size = in.readInt();
-        long left = in.chunkSize - in.base - pos;
-        if (size <= 0 || size > left) {
-            throw in.error(pos, "Event size " + size + " outside the chunk (" + left + " bytes left)", null);
-        }
-        long typeId = in.readLong(); // the header is in the window: SLACK bytes from pos are
-        int kind;
-        if (kindByLargeTypeId == null) {
-            kind = typeId >= 0 && typeId < kindByTypeId.length ? kindByTypeId[(int) typeId] : -1;
-        } else {
-            kind = kindByLargeTypeId.get(typeId);
-        }
-        if (kind < 0) {
-            // skipped by its size, never loaded
-            long next = pos + size;
-            if (next + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
-                in.window(in.base + next, 0);
+    /** Decodes the fields of a {@link EventPlan.Flat} into {@code s}; returns the position after them. */
+    private static int decodeFlat(byte[] b, int p, EventPlan.Flat plan, long[] s) {
+        final int n = plan.count();
+        final long byteMask = plan.byteMask();
+        final int[] slotOf = plan.slotOfField();
+        for (int i = 0; i < n; i++) {
+            byte x = b[p];
+            if (x >= 0 || (byteMask >>> i & 1) != 0) {
+                s[slotOf[i]] = x;
+                p++;
             } else {
-                in.pos = (int) next;
+                s[slotOf[i]] = ChunkInput.varint(b, p);
+                p += ChunkInput.varintLength(b, p);
             }
-            return;
         }
-        if (pos + size + ChunkInput.SLACK > in.limit && !in.atChunkEnd()) {
-            in.window(in.base + pos, size + ChunkInput.SLACK);
-            pos = 0;
-            in.readInt();
-            in.readLong();
-        }
-        int end = pos + (int) size;
-        decode(in, kind, end, pos, sink);
-        delivered++;
-        in.pos = end;
+        return p;
     }
 
-    /** A flat plan decoded one field after the other (events longer than the mask covers). */
-    private void decodeSequentially(ChunkInput in, int kind, FastPlan plan, int end, int pos, JfrEventSink sink)
-            throws JfrFormatException {
-        final long[] f = fields;
-        final long byteMask = plan.byteMask;
-        for (int i = 0; i < plan.count; i++) {
-            f[i] = (byteMask >>> i & 1) != 0 ? in.readByte() : in.readVarLong();
-        }
-        if (in.pos > end) {
-            throw overrun(in, kind, pos, in.pos - end);
-        }
-        deliverFast(kind, f, plan.fieldOfSlot, sink);
-    }
-
-    private JfrFormatException overrun(ChunkInput in, int kind, int pos, int by) {
-        return in.error(pos, "Corrupt event " + typeOfKind[kind].name + ": fields overrun its declared end by "
-                + by + " bytes", null);
-    }
-
-    private void decode(ChunkInput in, int kind, int end, int eventStart, JfrEventSink sink) throws JfrFormatException {
+    /** Decodes the event's fields at {@code in.pos} with the op plan into the kind's slots. */
+    private void decodePlan(ChunkInput in, int kind, int end, int eventStart) throws JfrFormatException {
         final int[] plan = ops[kind];
         final long[] s = slots[kind];
         charCount[0] = 0; // no records, no name unless this event's plan reads them
@@ -634,20 +499,20 @@ final class ChunkParser {
             // hot; a field that overruns its event is caught right after the plan.
             for (int op : plan) {
                 switch (op & 0xFF) {
-                    case OP_I64 -> s[op >>> 8] = in.readLong();
-                    case OP_I32 -> s[op >>> 8] = in.readInt();
-                    case OP_TIMESTAMP -> s[op >>> 8] = startNanos + (long) ((in.readLong() - startTicks) / divisor);
-                    case OP_TIMESPAN -> s[op >>> 8] = (long) (in.readLong() / divisor);
-                    case OP_SKIP_I64 -> in.skipInteger(8);
-                    case OP_SKIP_I32 -> in.skipInteger(4);
-                    case OP_BYTE -> s[op >>> 8] = in.readByte();
-                    case OP_I16 -> s[op >>> 8] = in.readShort();
-                    case OP_CHAR -> s[op >>> 8] = in.readChar();
-                    case OP_SKIP_I16 -> in.skipInteger(2);
-                    case OP_SKIP_1 -> in.skip(1);
-                    case OP_STRING -> stringSlots[kind][op >>> 8] = readStringField(in);
-                    case OP_CHARS -> readCharsField(in, op >>> 8);
-                    case OP_SKIP_FIELD -> Values.skipField(in, typeOfKind[kind].fields[op >>> 8]);
+                    case EventPlan.OP_I64 -> s[op >>> 8] = in.readLong();
+                    case EventPlan.OP_I32 -> s[op >>> 8] = in.readInt();
+                    case EventPlan.OP_TIMESTAMP -> s[op >>> 8] = startNanos + (long) ((in.readLong() - startTicks) / divisor);
+                    case EventPlan.OP_TIMESPAN -> s[op >>> 8] = (long) (in.readLong() / divisor);
+                    case EventPlan.OP_SKIP_I64 -> in.skipInteger(8);
+                    case EventPlan.OP_SKIP_I32 -> in.skipInteger(4);
+                    case EventPlan.OP_BYTE -> s[op >>> 8] = in.readByte();
+                    case EventPlan.OP_I16 -> s[op >>> 8] = in.readShort();
+                    case EventPlan.OP_CHAR -> s[op >>> 8] = in.readChar();
+                    case EventPlan.OP_SKIP_I16 -> in.skipInteger(2);
+                    case EventPlan.OP_SKIP_1 -> in.skip(1);
+                    case EventPlan.OP_STRING -> stringSlots[kind][op >>> 8] = readStringField(in);
+                    case EventPlan.OP_CHARS -> readCharsField(in, op >>> 8);
+                    case EventPlan.OP_SKIP_FIELD -> Values.skipField(in, typeOfKind[kind].fields[op >>> 8]);
                     default -> throw new IllegalStateException("op " + op);
                 }
             }
@@ -658,7 +523,6 @@ final class ChunkParser {
             throw new JfrFormatException(in.chunkIndex, in.chunkFileOffset + eventStart,
                     "Corrupt event " + typeOfKind[kind].name + ": " + e.getMessage(), e);
         }
-        deliver(kind, s, sink);
     }
 
     /**
@@ -732,9 +596,11 @@ final class ChunkParser {
         charCount[k] = n;
     }
 
+    /** A string field; a constant-pool reference is resolved in this chunk's pools. */
     private String readStringField(ChunkInput in) throws JfrFormatException {
-        String v = in.readString();
-        return in.stringWasRef ? constants.string(in.lastStringRef) : v;
+        int at = in.pos;
+        byte encoding = in.readByte();
+        return encoding == ChunkInput.STRING_CONSTANT_POOL ? constants.string(in.readLong()) : in.readStringBody(encoding, at);
     }
 
     private long toNanos(long ticks) {
@@ -747,77 +613,116 @@ final class ChunkParser {
         return startNanos + (long) (delta / divisor);
     }
 
-    /** Like {@link #deliver}, reading slot values from the decoded fields through {@code ix}. */
-    private void deliverFast(int kind, long[] f, int[] ix, JfrEventSink sink) {
+    /**
+     * Hands the decoded event of {@code kind} to the sink: the one dispatch over the kinds. Each
+     * kind's method knows which sink method it calls with which slots (the kind's fields in the
+     * order {@link JfrEventKind} lists them); times as {@code RecordedEvent}: start =
+     * convert(start ticks), duration = convert(end ticks) - convert(start ticks). A method per kind
+     * keeps this small enough for the JIT to inline into the decoders' event methods.
+     */
+    private void deliver(int kind, JfrEventSink sink) {
+        final long[] s = slots[kind];
         try {
-            deliverFastUnchecked(kind, f, ix, sink);
-        } catch (SinkFailure e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new SinkFailure(e);
-        }
-    }
-
-    private void deliverFastUnchecked(int kind, long[] f, int[] ix, JfrEventSink sink) {
-        long startTicksOfEvent = f[ix[SLOT_START]];
-        long start = toNanos(startTicksOfEvent);
-        long thread = f[ix[SLOT_THREAD]];
-        switch (kind) { // ordinals of JfrEventKind, checked in the static initializer
-            case 0 -> sink.onMethodEntry(thread, start, (int) f[ix[3]], f[ix[4]]);
-            case 1 -> sink.onMethodExit(thread, start, (int) f[ix[3]], (int) f[ix[4]], f[ix[5]] != 0, f[ix[6]]);
-            case 2 -> sink.onLockAcquire(thread, start, f[ix[3]], (int) f[ix[4]], (int) f[ix[5]], f[ix[6]]);
-            case 3 -> sink.onLockRelease(thread, start, f[ix[3]], (int) f[ix[4]], (int) f[ix[5]], f[ix[6]]);
-            case 4 -> sink.onObjectAlloc(thread, start, f[ix[3]], (int) f[ix[4]], (int) f[ix[5]], f[ix[6]]);
-            default -> {
-                // The rarer kinds: copy into their slots and take the general path.
-                long[] s = slots[kind];
-                for (int k = 0; k < s.length; k++) {
-                    s[k] = f[ix[k]];
-                }
-                deliverUnchecked(kind, s, sink);
+            switch (KINDS[kind]) {
+                case METHOD_ENTRY -> methodEntry(s, sink);
+                case METHOD_EXIT -> methodExit(s, sink);
+                case LOCK_ACQUIRE -> lockAcquire(s, sink);
+                case LOCK_RELEASE -> lockRelease(s, sink);
+                case OBJECT_ALLOC -> objectAlloc(s, sink);
+                case METHOD_BUFFER -> methodBuffer(s, sink);
+                case METHOD_DEFINITION -> methodDefinition(s, stringSlots[kind], sink);
+                case CLASS_DEFINITION -> classDefinition(s, stringSlots[kind], sink);
+                case GARBAGE_COLLECTION -> garbageCollection(s, sink);
+                case GC_PHASE_PAUSE -> gcPhasePause(s, stringSlots[kind], sink);
+                case DATA_LOSS -> dataLoss(s, sink);
+                case METHOD_TRACE -> methodTrace(s, sink);
+                case THREAD_START -> threadStart(s, sink);
+                case THREAD_END -> threadEnd(s, sink);
+                default -> throw new IllegalStateException(KINDS[kind].name());
             }
-        }
-    }
-
-    private void deliver(int kind, long[] s, JfrEventSink sink) {
-        try {
-            deliverUnchecked(kind, s, sink);
         } catch (SinkFailure e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SinkFailure(e);
         }
+        delivered++;
     }
 
-    private void deliverUnchecked(int kind, long[] s, JfrEventSink sink) {
-        // As RecordedEvent: start = convert(startTicks); duration = convert(end) - convert(start).
-        long startTicksOfEvent = s[SLOT_START];
-        long start = toNanos(startTicksOfEvent);
+    /** methodId, sequence. */
+    private void methodEntry(long[] s, JfrEventSink sink) {
+        sink.onMethodEntry(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], s[F1]);
+    }
+
+    /** methodId, bytecodeIndex, exceptional, sequence. */
+    private void methodExit(long[] s, JfrEventSink sink) {
+        sink.onMethodExit(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], (int) s[F1], s[F2] != 0, s[F3]);
+    }
+
+    /** monitorClass, identityHash, bytecodeIndex, sequence. */
+    private void lockAcquire(long[] s, JfrEventSink sink) {
+        sink.onLockAcquire(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], (int) s[F1], (int) s[F2], s[F3]);
+    }
+
+    /** monitorClass, identityHash, bytecodeIndex, sequence. */
+    private void lockRelease(long[] s, JfrEventSink sink) {
+        sink.onLockRelease(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], (int) s[F1], (int) s[F2], s[F3]);
+    }
+
+    /** objectClass, identityHash, bytecodeIndex, sequence. */
+    private void objectAlloc(long[] s, JfrEventSink sink) {
+        sink.onObjectAlloc(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], (int) s[F1], (int) s[F2], s[F3]);
+    }
+
+    /** tracedThread, firstSequence, recordCount, baseTime, ticksPerSecond, records (chars 0), tracedThreadId, tracedThreadName (chars 1). */
+    private void methodBuffer(long[] s, JfrEventSink sink) {
+        sink.onMethodBuffer(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], s[F1], (int) s[F2], toNanos(s[F3]), s[F4],
+                chars[0], charCount[0], s[F6], chars[1], charCount[1]);
+    }
+
+    /** methodId, modifiers, then the strings className, methodName, descriptor. */
+    private void methodDefinition(long[] s, String[] str, JfrEventSink sink) {
+        sink.onMethodDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[2], str[3], str[4], (int) s[F1]);
+    }
+
+    /** classId, then the string className. */
+    private void classDefinition(long[] s, String[] str, JfrEventSink sink) {
+        sink.onClassDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[1]);
+    }
+
+    /** gcId, name, cause (constant-pool keys), sumOfPauses, longestPause. */
+    private void garbageCollection(long[] s, JfrEventSink sink) {
+        sink.onGarbageCollection(s[SLOT_THREAD], toNanos(s[SLOT_START]), duration(s), s[F0],
+                constants.gcName(s[F1]), constants.gcCause(s[F2]), s[F3], s[F4]);
+    }
+
+    /** gcId, then the string name. */
+    private void gcPhasePause(long[] s, String[] str, JfrEventSink sink) {
+        sink.onGcPhasePause(s[SLOT_THREAD], toNanos(s[SLOT_START]), duration(s), s[F0], str[1]);
+    }
+
+    /** amount, total. */
+    private void dataLoss(long[] s, JfrEventSink sink) {
+        sink.onDataLoss(toNanos(s[SLOT_START]), s[F0], s[F1]);
+    }
+
+    /** method. */
+    private void methodTrace(long[] s, JfrEventSink sink) {
+        sink.onMethodTrace(s[SLOT_THREAD], toNanos(s[SLOT_START]), duration(s), s[F0]);
+    }
+
+    /** thread, parentThread. */
+    private void threadStart(long[] s, JfrEventSink sink) {
+        sink.onThreadStart(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], s[F1]);
+    }
+
+    /** thread. */
+    private void threadEnd(long[] s, JfrEventSink sink) {
+        sink.onThreadEnd(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0]);
+    }
+
+    private long duration(long[] s) {
         long durationTicks = s[SLOT_DURATION];
-        long duration = durationTicks == 0 ? 0 : toNanos(startTicksOfEvent + durationTicks) - start;
-        switch (KINDS[kind]) {
-            case METHOD_ENTRY -> sink.onMethodEntry(s[SLOT_THREAD], start, (int) s[3], s[4]);
-            case METHOD_EXIT -> sink.onMethodExit(s[SLOT_THREAD], start, (int) s[3], (int) s[4], s[5] != 0, s[6]);
-            case LOCK_ACQUIRE -> sink.onLockAcquire(s[SLOT_THREAD], start, s[3], (int) s[4], (int) s[5], s[6]);
-            case LOCK_RELEASE -> sink.onLockRelease(s[SLOT_THREAD], start, s[3], (int) s[4], (int) s[5], s[6]);
-            case OBJECT_ALLOC -> sink.onObjectAlloc(s[SLOT_THREAD], start, s[3], (int) s[4], (int) s[5], s[6]);
-            case METHOD_DEFINITION -> {
-                String[] str = stringSlots[kind];
-                sink.onMethodDefinition(s[SLOT_THREAD], start, (int) s[3], str[2], str[3], str[4], (int) s[4]);
-            }
-            case GARBAGE_COLLECTION -> sink.onGarbageCollection(s[SLOT_THREAD], start, duration, s[3],
-                    constants.gcName(s[4]), constants.gcCause(s[5]), s[6], s[7]);
-            case GC_PHASE_PAUSE -> sink.onGcPhasePause(s[SLOT_THREAD], start, duration, s[3],
-                    stringSlots[kind][1]);
-            case DATA_LOSS -> sink.onDataLoss(start, s[3], s[4]);
-            case METHOD_TRACE -> sink.onMethodTrace(s[SLOT_THREAD], start, duration, s[3]);
-            case THREAD_START -> sink.onThreadStart(s[SLOT_THREAD], start, s[3], s[4]);
-            case THREAD_END -> sink.onThreadEnd(s[SLOT_THREAD], start, s[3]);
-            case METHOD_BUFFER -> sink.onMethodBuffer(s[SLOT_THREAD], start, s[3], s[4], (int) s[5], toNanos(s[6]), s[7],
-                    chars[0], charCount[0], s[9], chars[1], charCount[1]);
-            case CLASS_DEFINITION -> sink.onClassDefinition(s[SLOT_THREAD], start, (int) s[3], stringSlots[kind][1]);
-            default -> throw new IllegalStateException(KINDS[kind].name());
-        }
+        return durationTicks == 0 ? 0 : toNanos(s[SLOT_START] + durationTicks) - toNanos(s[SLOT_START]);
     }
 
     /**

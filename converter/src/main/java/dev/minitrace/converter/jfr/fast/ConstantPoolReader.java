@@ -159,9 +159,13 @@ final class ConstantPoolReader {
                 long key = in.readLong();
                 if (kind == POOL_STRING) {
                     int row = out.strings.rowFor(key);
-                    in.readStringPlace(out, row);
-                    if (in.stringWasRef) {
-                        addFixup(kind, row, 0, in.lastStringRef);
+                    int stringAt = in.pos;
+                    byte encoding = in.readByte();
+                    if (encoding == ChunkInput.STRING_CONSTANT_POOL) {
+                        out.stringText(row, null);
+                        addFixup(kind, row, 0, in.readLong());
+                    } else {
+                        in.readStringPlace(out, row, encoding, stringAt);
                     }
                     continue;
                 }
@@ -175,14 +179,17 @@ final class ConstantPoolReader {
                     if (col < 0) {
                         Values.skipField(in, fields[i]);
                     } else if (col >= 0x100) {
-                        String s = in.readString();
-                        stringCols[col & 0xFF] = s;
-                        if (in.stringWasRef) {
+                        int stringAt = in.pos;
+                        byte encoding = in.readByte();
+                        if (encoding == ChunkInput.STRING_CONSTANT_POOL) {
+                            stringCols[col & 0xFF] = null;
                             if (refKeys == null) {
                                 refKeys = new long[stringCols.length];
                             }
                             refMask |= 1 << (col & 0xFF);
-                            refKeys[col & 0xFF] = in.lastStringRef;
+                            refKeys[col & 0xFF] = in.readLong();
+                        } else {
+                            stringCols[col & 0xFF] = in.readStringBody(encoding, stringAt);
                         }
                     } else {
                         longCols[col] = Values.readScalarAsLong(in, fields[i]);

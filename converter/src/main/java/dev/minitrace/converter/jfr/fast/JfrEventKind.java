@@ -1,19 +1,24 @@
 package dev.minitrace.converter.jfr.fast;
 
-/** The event types the fast reader decodes; every other event is skipped by its size. */
+import dev.minitrace.events.EventNames;
+
+/**
+ * The event types the fast reader decodes; every other event is skipped by its size. MiniTrace's
+ * own names come from {@link EventNames}; the {@code jdk.*} ones are the JDK's.
+ */
 public enum JfrEventKind {
     /** {@code minitrace.MethodEntry}. */
-    METHOD_ENTRY("minitrace.MethodEntry", "methodId", "sequence"),
+    METHOD_ENTRY(EventNames.METHOD_ENTRY, "methodId", "sequence"),
     /** {@code minitrace.MethodExit}. */
-    METHOD_EXIT("minitrace.MethodExit", "methodId", "bytecodeIndex", "exceptional", "sequence"),
+    METHOD_EXIT(EventNames.METHOD_EXIT, "methodId", "bytecodeIndex", "exceptional", "sequence"),
     /** {@code minitrace.LockAcquire}. */
-    LOCK_ACQUIRE("minitrace.LockAcquire", "monitorClass", "identityHash", "bytecodeIndex", "sequence"),
+    LOCK_ACQUIRE(EventNames.LOCK_ACQUIRE, "monitorClass", "identityHash", "bytecodeIndex", "sequence"),
     /** {@code minitrace.LockRelease}. */
-    LOCK_RELEASE("minitrace.LockRelease", "monitorClass", "identityHash", "bytecodeIndex", "sequence"),
+    LOCK_RELEASE(EventNames.LOCK_RELEASE, "monitorClass", "identityHash", "bytecodeIndex", "sequence"),
     /** {@code minitrace.ObjectAlloc}. */
-    OBJECT_ALLOC("minitrace.ObjectAlloc", "objectClass", "identityHash", "bytecodeIndex", "sequence"),
+    OBJECT_ALLOC(EventNames.OBJECT_ALLOC, "objectClass", "identityHash", "bytecodeIndex", "sequence"),
     /** {@code minitrace.MethodDefinition}; string fields are named with a leading '$'. */
-    METHOD_DEFINITION("minitrace.MethodDefinition", "methodId", "modifiers", "$className", "$methodName", "$descriptor"),
+    METHOD_DEFINITION(EventNames.METHOD_DEFINITION, "methodId", "modifiers", "$className", "$methodName", "$descriptor"),
     /** {@code jdk.GarbageCollection}. */
     GARBAGE_COLLECTION("jdk.GarbageCollection", "gcId", "name", "cause", "sumOfPauses", "longestPause"),
     /** {@code jdk.GCPhasePause}. */
@@ -31,10 +36,10 @@ public enum JfrEventKind {
      * fields marked '%' are copied as chars into reusable buffers (the first into the first), never
      * made Strings.
      */
-    METHOD_BUFFER("minitrace.MethodBuffer", "tracedThread", "firstSequence", "recordCount", "baseTime", "ticksPerSecond",
+    METHOD_BUFFER(EventNames.METHOD_BUFFER, "tracedThread", "firstSequence", "recordCount", "baseTime", "ticksPerSecond",
             "%records", "tracedThreadId", "%tracedThreadName"),
     /** {@code minitrace.ClassDefinition}: the name of a class id of the buffered object records. */
-    CLASS_DEFINITION("minitrace.ClassDefinition", "classId", "$className");
+    CLASS_DEFINITION(EventNames.CLASS_DEFINITION, "classId", "$className");
 
     private final String eventName;
     /** Field names in slot order after the common slots; '$' marks a string field, '%' a string read as chars. */

@@ -7,7 +7,7 @@ package dev.minitrace.converter.jfr.fast;
  * {@code methodRef} are constant-pool keys valid within the current chunk: resolve them with the
  * {@link ChunkConstants} given to {@link #onChunkStart}. A thread reference of 0 means "no
  * thread". Every method has an empty default, so a sink implements only what it consumes; select
- * the kinds to decode with {@link JfrReader#JfrReader(java.util.Set)} so the others are skipped.
+ * the kinds to decode with {@link JfrChunkReader#JfrChunkReader(java.nio.file.Path, java.util.Set)} so the others are skipped.
  */
 public interface JfrEventSink {
     /** A chunk begins; its constant pools are fully read (all checkpoints, all flush segments). */

@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import dev.minitrace.converter.util.LongIntMap;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,10 +55,12 @@ final class Metadata {
         in.require(stringCount, "Metadata string table");
         String[] strings = new String[stringCount];
         for (int i = 0; i < stringCount; i++) {
-            strings[i] = in.readString();
-            if (in.stringWasRef) {
+            int at = in.pos;
+            byte encoding = in.readByte();
+            if (encoding == ChunkInput.STRING_CONSTANT_POOL) {
                 throw in.error("Metadata string " + i + " refers to a constant pool");
             }
+            strings[i] = in.readStringBody(encoding, at);
         }
         Element root = readElement(in, strings, 0);
         if (in.pos > start + size) {

@@ -56,17 +56,19 @@ class JfrReaderTest {
     }
 
     @Test
-    void straightLineAndPlanLoopDecodeTheSameEvents() throws Exception {
+    void eachDecoderDecodesAsRecordingFile() throws Exception {
         for (Path file : List.of(multiChunk, concatenated)) {
-            CanonicalEvents.Sink straight = new CanonicalEvents.Sink();
+            CanonicalEvents.Sink sink = new CanonicalEvents.Sink();
             JfrReader reader = new JfrReader();
-            reader.read(file, straight);
-            assertTrue(reader.straightDecoded() > 1000, "the agent's layout takes the straight-line path: " + reader.straightDecoded());
-            CanonicalEvents.Sink planned = new CanonicalEvents.Sink();
-            JfrReader planReader = new JfrReader().straightDecoding(false);
-            planReader.read(file, planned);
-            assertEquals(0, planReader.straightDecoded());
-            assertSameLines(planned.lines, straight.lines);
+            reader.read(file, sink);
+            for (JfrEventKind k : List.of(JfrEventKind.METHOD_ENTRY, JfrEventKind.METHOD_EXIT, JfrEventKind.LOCK_ACQUIRE,
+                    JfrEventKind.LOCK_RELEASE, JfrEventKind.OBJECT_ALLOC)) {
+                assertEquals(ChunkParser.Decoder.TRACE_LAYOUT, reader.parser().decoderOf(k), k.name());
+            }
+            assertEquals(ChunkParser.Decoder.PLAN, reader.parser().decoderOf(JfrEventKind.METHOD_BUFFER), "strings: the op plan");
+            // the JDK's thread events are constant-pool keys only: the flat loop, checked against RecordingFile too
+            assertEquals(ChunkParser.Decoder.FLAT, reader.parser().decoderOf(JfrEventKind.THREAD_START));
+            assertSameLines(CanonicalEvents.fromRecordingFile(file), sink.lines);
         }
     }
 

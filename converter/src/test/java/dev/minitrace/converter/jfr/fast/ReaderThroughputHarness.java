@@ -23,7 +23,7 @@ import jdk.jfr.consumer.RecordingFile;
  *                                  but the time a one-byte varint (to see what branch
  *                                  mispredicts on varint lengths cost: nothing measurable)
  *   compare FILE ROUNDS            alternate the readers named by -Dreaders (default
- *                                  rf,fast,parallel; also skip = decode nothing, empty = decode
+ *                                  rf,fast; also skip = decode nothing, empty = decode
  *                                  into an empty sink), print medians, ratios and CPU time
  *   only READER FILE               one read, for measuring peak RSS from outside
  *   loop READER FILE N             N reads, for profiling
@@ -162,20 +162,12 @@ public final class ReaderThroughputHarness {
             case "skip" -> {
                 return new JfrReader(java.util.EnumSet.noneOf(JfrEventKind.class)).read(file, new SumSink()).chunks();
             }
-            case "parallel" -> {
-                long[] total = new long[2];
-                new ParallelJfrReader(2).read(file, SumSink::new, s -> {
-                    total[0] += s.count;
-                    total[1] += s.sum;
-                });
-                return total[0];
-            }
             default -> throw new IllegalArgumentException(which);
         }
     }
 
     static void compare(Path file, int rounds) throws IOException {
-        String[] readers = System.getProperty("readers", "rf,fast,parallel").split(",");
+        String[] readers = System.getProperty("readers", "rf,fast").split(",");
         double[][] rates = new double[readers.length][rounds];
         long[] counts = new long[readers.length];
         double[][] cpu = new double[readers.length][rounds];

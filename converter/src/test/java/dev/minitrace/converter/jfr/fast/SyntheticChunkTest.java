@@ -23,7 +23,8 @@ class SyntheticChunkTest {
         Path file = dir.resolve("synthetic.jfr");
         Files.write(file, new SyntheticChunk(compressed, entryTypeId).build());
         List<String> seen = new ArrayList<>();
-        ReadResult r = new JfrReader().windowSize(entryTypeId == 101 ? 7 : 1 << 20).read(file, new JfrEventSink() {
+        JfrReader reader = new JfrReader().windowSize(entryTypeId == 101 ? 7 : 1 << 20);
+        ReadResult r = reader.read(file, new JfrEventSink() {
             ChunkConstants c;
 
             @Override
@@ -46,6 +47,10 @@ class SyntheticChunkTest {
         });
         assertEquals(1, r.chunks());
         assertFalse(r.truncated());
+        // The entry has an extra string field: the op plan. The data loss event is all varints when
+        // compressed: the flat loop. Fixed-width integers: the op plan for every kind.
+        assertEquals(ChunkParser.Decoder.PLAN, reader.parser().decoderOf(JfrEventKind.METHOD_ENTRY));
+        assertEquals(compressed ? ChunkParser.Decoder.FLAT : ChunkParser.Decoder.PLAN, reader.parser().decoderOf(JfrEventKind.DATA_LOSS));
         // 2,500 ticks at 2.5 GHz = 1,000 ns; 5e9 ticks = 2 s.
         assertEquals(List.of(
                 "worker-seven/os-seven/77/777 " + (SyntheticChunk.START_NANOS + 1_000) + " -5 " + (1L << 40),

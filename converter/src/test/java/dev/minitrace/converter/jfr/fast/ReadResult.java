@@ -10,7 +10,7 @@ package dev.minitrace.converter.jfr.fast;
  * @param bytesLost       bytes at the end of the file that belong to no complete chunk
  * @param lostReason      why those bytes were not read, {@code null} when nothing was lost
  */
-public record ReadResult(int chunks, long events, long fileSize, long bytesLost, String lostReason) {
+record ReadResult(int chunks, long events, long fileSize, long bytesLost, String lostReason) {
     /** @return true when the file ended inside a chunk (or an unfinished chunk) */
     public boolean truncated() {
         return bytesLost > 0;

@@ -3,7 +3,7 @@ package dev.minitrace.converter.jfr.fast;
 /**
  * Which chunk header anchors the conversion of ticks to epoch nanoseconds.
  */
-public enum TimeBase {
+enum TimeBase {
     /**
      * The first chunk of the file, for every chunk. This is what {@code RecordingFile} does (its
      * {@code ChunkParser} hands the first chunk's {@code TimeConverter} on to the following

@@ -1,4 +1,4 @@
-package dev.minitrace.converter.jfr.fast;
+package dev.minitrace.converter.util;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,17 +1,15 @@
-package dev.minitrace.injector.attach;
+package dev.minitrace.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minitrace.events.FilterSetting;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Parsing of what mt sends, and the filter setting's union. */
+/** The attach request as mt writes it and the agent parses it. */
 class AttachRequestTest {
     @Test
     void parsesEveryKey() {
@@ -38,10 +36,27 @@ class AttachRequestTest {
     }
 
     @Test
-    void filterSettingCombinesTheUnionOfNonEmptyFilters() {
-        FilterSetting s = new FilterSetting();
-        assertEquals("", s.getValue());
-        assertEquals("a.B;c.*;d::e", s.combine(Set.of("c.*;a.B", "", "d::e;a.B")));
-        assertEquals("", s.combine(Set.of("", " ")));
+    void writesOneKeyPerLineInTheOrderTheAgentDocuments() {
+        AttachRequest r = AttachRequest.start("include=a.*", Path.of("/p/x.jfc"), Path.of("/o/t.jfr"), Duration.ofSeconds(3));
+        assertEquals("cmd=start\noptions=include=a.*\njfc=/p/x.jfc\nout=/o/t.jfr\nduration=3000\n", r.text());
+        assertEquals("cmd=start\noptions=include=a.*\njfc=/p/x.jfc\nout=/o/t.jfr\nduration=3000\nreply=9-1\n", r.withReply("9-1").text());
+        assertEquals("cmd=stop\n", AttachRequest.stop().text());
+        assertEquals("cmd=start\n", AttachRequest.start("", null, null, null).text());
+    }
+
+    @Test
+    void whatIsWrittenParsesBackToTheSameRequest() {
+        AttachRequest r = AttachRequest.start("include=a.*;b.C,redact=value:x\\,y", Path.of("/p/a,b.jfc"), Path.of("/o/t.jfr"),
+                Duration.ofMillis(250)).withReply("42-7");
+        assertEquals(r, AttachRequest.parse(r.text()));
+        AttachRequest stop = AttachRequest.stop().withReply("t");
+        assertEquals(stop, AttachRequest.parse(stop.text()));
+    }
+
+    @Test
+    void aLineBreakInAValueIsRefusedNotSplitIntoAnotherKey() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AttachRequest.start("", Path.of("/p/x.jfc"), Path.of("/o/t\nreply=x.jfr"), null).text());
+        assertEquals("attach request: out must not contain a line break", e.getMessage());
     }
 }

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Parsing the next chunk ahead on a second thread must deliver exactly what the chunk reader
- * delivers on the caller's thread: the same calls in the same order, the same events before a
+ * delivers when it parses each chunk on the caller's thread: the same calls in the same order, the same events before a
  * format error and the same error, whichever chunks are parsed ahead.
  */
-class JfrChunkPrefetcherTest {
+class JfrChunkReaderTest {
     @TempDir
     static Path dir;
     static Path recording;
@@ -58,7 +58,7 @@ class JfrChunkPrefetcherTest {
     private static List<String> viaPrefetcher(Path file, long maxPrefetch) throws IOException {
         CanonicalEvents.Sink sink = new CanonicalEvents.Sink();
         List<String> out = new ArrayList<>();
-        try (JfrChunkPrefetcher r = new JfrChunkPrefetcher(file, EnumSet.allOf(JfrEventKind.class), maxPrefetch)) {
+        try (JfrChunkReader r = new JfrChunkReader(file, EnumSet.allOf(JfrEventKind.class), maxPrefetch)) {
             for (int i = 0; i < chunks.size(); i++) {
                 int before = sink.lines.size();
                 boolean last = i + 1 == chunks.size();

@@ -1,0 +1,74 @@
+package dev.minitrace.wire;
+
+/**
+ * The packed records of a {@code minitrace.MethodBuffer} event ({@code docs/trace-buffer.md}): the
+ * bits of a record's header char and the 6-bit varint that follows it. The agent's
+ * {@code TraceBuffer} writes and counts records with these, the converter's
+ * {@code MethodBufferDecoder} reads them, so the two ends cannot drift apart.
+ *
+ * <p>A record is a header char, then varints. A varint is little-endian groups of
+ * {@value #VARINT_BITS} bits, one group per char, {@link #VARINT_MORE} set when another char
+ * follows; every char stays below {@value #CHAR_LIMIT} so JFR stores the string one byte per char.
+ */
+public final class TraceBufferFormat {
+    /** Header bits 0-1: the kind of a method record or of an object record. */
+    public static final int KIND_MASK = 3;
+    /** Header bit 2: a time delta (ticks, unsigned varint) ends the record. */
+    public static final int STAMPED = 4;
+    /** Header bit 3: an object record (monitor or allocation) rather than a method record or skip. */
+    public static final int OBJECT = 8;
+    /** Bits 4-6 are reserved: a header char at or above this is corrupt. */
+    public static final int HEADER_LIMIT = 0x10;
+
+    /** Method record kind: method entry; then the method id. */
+    public static final int ENTRY = 0;
+    /** Method record kind: exit by a return instruction; then the method id and the instruction's bytecode index. */
+    public static final int EXIT = 1;
+    /** Method record kind: exit by an exception; then the method id. */
+    public static final int EXIT_BY_EXCEPTION = 2;
+    /** Kind 3 without {@link #OBJECT}: the next n sequence numbers belong to other events; then n (never stamped). */
+    public static final int SKIP = 3;
+
+    /** Object record kind: monitor acquired; then class id, identity hash, bytecode index. */
+    public static final int ACQUIRE = 0;
+    /** Object record kind: monitor about to be released; fields as {@link #ACQUIRE}. */
+    public static final int RELEASE = 1;
+    /** Object record kind: object allocated and constructed; fields as {@link #ACQUIRE}. */
+    public static final int ALLOC = 2;
+    /** Object record kind 3 is reserved: a record of this kind is corrupt. */
+    public static final int OBJECT_RESERVED = 3;
+
+    /** Payload bits per varint char. */
+    public static final int VARINT_BITS = 6;
+    /** The payload of a varint char. */
+    public static final int VARINT_MASK = 0x3F;
+    /** Set in a varint char when another char of the same varint follows. */
+    public static final int VARINT_MORE = 0x40;
+    /** Every char of the records is below this. */
+    public static final int CHAR_LIMIT = 0x80;
+    /** Most chars of a varint holding a 32-bit value (ids, hashes, bytecode indexes). */
+    public static final int MAX_INT_CHARS = 6;
+    /** Most chars of a varint holding a 64-bit value (time deltas, skips). */
+    public static final int MAX_LONG_CHARS = 11;
+    /** Most chars of a skip: header and a 64-bit varint. */
+    public static final int MAX_SKIP_CHARS = 1 + MAX_LONG_CHARS;
+    /** Most chars of one record: a stamped object record (header, three 32-bit varints, a time delta). */
+    public static final int MAX_RECORD_CHARS = 1 + 3 * MAX_INT_CHARS + MAX_LONG_CHARS;
+
+    private TraceBufferFormat() {
+    }
+
+    /**
+     * Writes {@code v} (treated as unsigned) as a varint at {@code c[p]}.
+     *
+     * @return the position after it
+     */
+    public static int putVarint(char[] c, int p, long v) {
+        while ((v & ~(long) VARINT_MASK) != 0) {
+            c[p++] = (char) (VARINT_MORE | (v & VARINT_MASK));
+            v >>>= VARINT_BITS;
+        }
+        c[p++] = (char) v;
+        return p;
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The formats that cross from one side of MiniTrace to the other, each owned by one class that
+ * both ends use: {@link dev.minitrace.wire.TraceBufferFormat} (the agent writes packed records,
+ * the converter reads them), {@link dev.minitrace.wire.AttachRequest} ({@code mt attach} asks, the
+ * agent answers) and {@link dev.minitrace.wire.AgentOptionsSyntax} ({@code mt run} and
+ * {@code mt attach} write agent options, the agent parses them). This module ships inside the
+ * agent jar, so the classes use nothing but {@code java.base}.
+ */
+package dev.minitrace.wire;

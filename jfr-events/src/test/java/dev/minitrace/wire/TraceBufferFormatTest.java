@@ -1,0 +1,49 @@
+package dev.minitrace.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The varint both ends share, against the encoding written out in docs/trace-buffer.md. */
+class TraceBufferFormatTest {
+    private static String varint(long v) {
+        char[] c = new char[TraceBufferFormat.MAX_LONG_CHARS];
+        int n = TraceBufferFormat.putVarint(c, 0, v);
+        return new String(c, 0, n);
+    }
+
+    @Test
+    void sixBitGroupsLeastSignificantFirstWithAContinuationBit() {
+        assertEquals("\0", varint(0));
+        assertEquals("?", varint(63)); // 0x3F fits one char
+        assertEquals("\u0040\u0001", varint(64)); // 0 with "more", then 1
+        assertEquals("\u0045\u0043\u0001", varint(0x10C5)); // 5, 3, 1 in groups of 6 bits
+    }
+
+    @Test
+    void theLargestValuesTakeTheDeclaredMostCharsAndStayBelow128() {
+        assertEquals(TraceBufferFormat.MAX_INT_CHARS, varint(0xFFFFFFFFL).length());
+        assertEquals(TraceBufferFormat.MAX_LONG_CHARS, varint(-1L).length());
+        for (char ch : varint(-1L).toCharArray()) {
+            assertTrue(ch < TraceBufferFormat.CHAR_LIMIT, Integer.toHexString(ch));
+        }
+    }
+
+    @Test
+    void writesAtTheGivenPositionAndReturnsThePositionAfter() {
+        char[] c = {'x', 'x', 'x', 'x'};
+        assertEquals(3, TraceBufferFormat.putVarint(c, 1, 65));
+        assertEquals("x\u0041\u0001x", new String(c));
+    }
+
+    @Test
+    void headerBitsAsDocumented() {
+        // docs/trace-buffer.md: bits 0-1 kind, bit 2 stamped, bit 3 object, bits 4-6 reserved
+        assertEquals(0b11, TraceBufferFormat.KIND_MASK);
+        assertEquals(1 << 2, TraceBufferFormat.STAMPED);
+        assertEquals(1 << 3, TraceBufferFormat.OBJECT);
+        assertEquals(1 << 4, TraceBufferFormat.HEADER_LIMIT);
+        assertEquals(42, TraceBufferFormat.MAX_SKIP_CHARS + TraceBufferFormat.MAX_RECORD_CHARS);
+    }
+}
