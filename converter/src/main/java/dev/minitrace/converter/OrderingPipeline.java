@@ -33,6 +33,12 @@ import java.util.concurrent.TimeUnit;
  * of every thread after the time a waiting thread has reached, wait for the next chunk end (one
  * chunk of lateness for a thread's newest records, as JFR's chunk rotation gives).
  *
+ * <p>One class of over 400 lines because hold-back, spilling and the writer hand-over share one
+ * piece of state (what waits where: {@code inMemory}, each thread's segments, the batch in flight)
+ * and one invariant (nothing is written before its thread's earlier records): split apart, each
+ * part would have to re-check the others' bookkeeping. The merge of one thread's runs is the
+ * inner class {@code ThreadSource}.
+ *
  * <p>Memory: when the columns pass the bound, their slack is given back first (emptied batch
  * buffers, slots already written, growth headroom); only when the waiting records themselves fill
  * most of the bound (or more than {@code maxPending} wait) are they spilled, a sorted run per
