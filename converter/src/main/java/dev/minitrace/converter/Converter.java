@@ -7,6 +7,7 @@ import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.write.MtlogGlobalLayout;
 import dev.minitrace.converter.write.MtlogThreadLayout;
 import dev.minitrace.converter.write.TraceWriter;
+import dev.minitrace.converter.write.TraceWriterFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -44,6 +45,18 @@ public final class Converter {
      * @throws JfrInputException when {@code in} is not a JFR recording or has no complete chunk
      */
     public ConversionReport convert(Path in, Path out, LongConsumer progress) throws IOException {
+        return convert(in, out, start -> options.globalLayout() ? new MtlogGlobalLayout(out, start) : new MtlogThreadLayout(out, start),
+                progress);
+    }
+
+    /**
+     * Converts {@code in} with the writer {@code writers} opens; {@code out} is where that writer
+     * writes (records that must wait on disk go beside it, unless a temporary folder was given).
+     *
+     * @param progress receives the input offset reached after each chunk, or null
+     * @throws JfrInputException when {@code in} is not a JFR recording or has no complete chunk
+     */
+    public ConversionReport convert(Path in, Path out, TraceWriterFactory writers, LongConsumer progress) throws IOException {
         JfrChunks chunks = JfrChunks.scan(in);
         if (chunks.chunks().isEmpty()) {
             throw new JfrInputException("truncated before the end of its first chunk (" + chunks.tailProblem()
@@ -57,7 +70,7 @@ public final class Converter {
         MtlogInfo info = new MtlogInfo();
         List<RecordingSource.ChunkFailure> failures;
         Path dir = tempDir != null ? tempDir : out.toAbsolutePath().getParent();
-        try (TraceWriter writer = options.globalLayout() ? new MtlogGlobalLayout(out, start) : new MtlogThreadLayout(out, start)) {
+        try (TraceWriter writer = writers.open(start)) {
             RecordEmitter emitter = RecordEmitter.forWriter(writer, from, to, options.typeMask());
             MemoryMeter meter = new MemoryMeter();
             ThreadTable table = new ThreadTable(options.threads(), meter);
@@ -65,7 +78,7 @@ public final class Converter {
             long maxPending = Long.getLong("minitrace.maxPendingEvents", Long.MAX_VALUE);
             // The pipeline writes on a thread of its own: closing it waits for that before the writer closes.
             try (OrderingPipeline pipeline = new OrderingPipeline(table, emitter, gcs, audit,
-                    writer.order() == TraceWriter.Order.TIME, meter, slotBudget(), maxPending,
+                    writer.order() == TraceWriter.Order.TIME, meter, slotBudget(writer.heapBytes()), maxPending,
                     !Boolean.getBoolean("minitrace.serialWrite"),
                     dir, out.getFileName().toString())) {
                 RecordingCollector collector = new RecordingCollector(table, gcs, pipeline, emitter, progress, report);
@@ -105,7 +118,8 @@ public final class Converter {
 
     /**
      * Heap kept for everything but the waiting records' columns: the engine's 1 MB read window and
-     * constant pools, the id tables, the writer's buffers (16 MB), merge blocks and spill cursors.
+     * constant pools, the id tables, the writer's buffers (16 MB for an {@code .mtlog}; a writer
+     * that needs more says so, {@link TraceWriter#heapBytes}), merge blocks and spill cursors.
      */
     static final long FIXED_HEAP_BYTES = 96L << 20;
 
@@ -116,8 +130,9 @@ public final class Converter {
      * {@link OrderingPipeline}, so that is at most half the budget more) and for sorting one. The
      * global layout holds about two chunks: 156 MB of columns for the standard bench recording.
      */
-    static long slotBudget() {
-        long free = Runtime.getRuntime().maxMemory() - FIXED_HEAP_BYTES;
+    static long slotBudget(long writerHeapBytes) {
+        long fixed = FIXED_HEAP_BYTES + Math.max(0, writerHeapBytes - TraceWriter.DEFAULT_HEAP_BYTES);
+        long free = Runtime.getRuntime().maxMemory() - fixed;
         return Math.max(4L << 20, free / 5 * 3);
     }
 }

@@ -1,0 +1,195 @@
+package dev.minitrace.query.export;
+
+import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
+
+import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.write.TraceWriter;
+import dev.minitrace.query.TraceTables;
+import dev.minitrace.query.parquet.TableSchema;
+import dev.minitrace.query.parquet.TableWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The Parquet export, a {@link TraceWriter}: the tables of {@link TraceTables} in folder
+ * {@code out}, each as {@code <table>/recording=<id>/part-0.parquet}. Records come in each thread's
+ * exact order ({@link Order#THREAD}), which the {@code calls} and {@code locks} tables need
+ * ({@link ThreadTrace}). The files are written in a hidden folder inside {@code out} and moved to
+ * their places only when complete, replacing an earlier export of the same recording; other
+ * recordings' partitions in {@code out} stay.
+ */
+public final class ParquetExport implements TraceWriter {
+    /** Row groups of the large tables: at most this many rows... */
+    static final int ROW_GROUP_ROWS = 1 << 20;
+    /** ... and this many buffered bytes, so the three large tables hold at most about 3 x 16 MB. */
+    static final long ROW_GROUP_BYTES = 16L << 20;
+
+    private final Path out;
+    private final RecordingFacts facts;
+    private final String id;
+    private final Path staging;
+    private final TableWriter records;
+    private final TableWriter calls;
+    private final TableWriter locks;
+    private final Map<Long, ThreadTrace> threads = new LinkedHashMap<>();
+    private final Map<Long, Long> gcPoints = new HashMap<>();
+    private ThreadTrace last;
+    private long fragmentOfNewThreads = NULL_LONG;
+    private long endNanos = NULL_LONG;
+    private boolean finished;
+
+    /** Starts an export of the recording {@code facts} describes into folder {@code out} (created when missing). */
+    public ParquetExport(Path out, RecordingFacts facts) throws IOException {
+        this.out = out.toAbsolutePath();
+        this.facts = facts;
+        this.id = facts.id();
+        Files.createDirectories(this.out);
+        this.staging = Files.createTempDirectory(this.out, ".export-");
+        TableWriter r = null;
+        TableWriter c = null;
+        try {
+            r = open(TraceTables.RECORDS, ROW_GROUP_ROWS);
+            r.codes(TraceTables.RECORDS.index("kind"), ThreadTrace.KINDS);
+            c = open(TraceTables.CALLS, ROW_GROUP_ROWS);
+            this.locks = open(TraceTables.LOCKS, ROW_GROUP_ROWS);
+        } catch (IOException | RuntimeException e) {
+            if (r != null) {
+                r.abandon();
+            }
+            if (c != null) {
+                c.abandon();
+            }
+            deleteTree(staging);
+            throw e;
+        }
+        this.records = r;
+        this.calls = c;
+    }
+
+    private TableWriter open(TableSchema table, int rowGroupRows) throws IOException {
+        Path dir = staging.resolve(table.name());
+        Files.createDirectories(dir);
+        Map<String, String> meta = Map.of("minitrace.recording", id, "minitrace.table", table.name());
+        return new TableWriter(table, dir.resolve(TraceTables.PART_FILE), rowGroupRows, ROW_GROUP_BYTES, meta);
+    }
+
+    /** The recording's id: the {@code recording} partition value of every table. */
+    public String recordingId() {
+        return id;
+    }
+
+    @Override
+    public Order order() {
+        return Order.THREAD;
+    }
+
+    @Override
+    public long heapBytes() {
+        // Three large tables' row groups, their page and dictionary buffers, the slices.
+        return 64L << 20;
+    }
+
+    @Override
+    public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
+        ThreadTrace t = trace(threadKey);
+        for (int i = from; i < to; i++) {
+            t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
+        }
+        if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {
+            endNanos = time[to - 1];
+        }
+    }
+
+    private ThreadTrace trace(long threadKey) {
+        ThreadTrace t = last;
+        if (t == null || t.key != threadKey) {
+            t = threads.get(threadKey);
+            if (t == null) {
+                t = new ThreadTrace(threadKey);
+                t.fragment = fragmentOfNewThreads;
+                threads.put(threadKey, t);
+            }
+            last = t;
+        }
+        return t;
+    }
+
+    /** {@inheritDoc} {@code threadKey} -1 (an {@code .mtlog}'s global layout) starts the fragment in every thread. */
+    @Override
+    public void fragment(long threadKey, long gcId, long startNanos) {
+        gcPoints.putIfAbsent(gcId, startNanos);
+        if (threadKey == -1) {
+            fragmentOfNewThreads = gcId;
+            for (ThreadTrace t : threads.values()) {
+                t.fragment = gcId;
+            }
+        } else {
+            trace(threadKey).fragment = gcId;
+        }
+    }
+
+    @Override
+    public void finish(MtlogInfo tables) throws IOException {
+        for (ThreadTrace t : threads.values()) {
+            t.finish(calls, locks);
+        }
+        records.close();
+        calls.close();
+        locks.close();
+        Dimensions.write(staging, tables, gcPoints, Map.of("minitrace.recording", id));
+        Dimensions.recording(staging, facts, endNanos, records.rows(), calls.rows(), locks.rows(), tables.threads().size(),
+                Map.of("minitrace.recording", id));
+        publish();
+        finished = true;
+    }
+
+    /** Moves each table's file to {@code out/<table>/recording=<id>/}, replacing what an earlier export of the recording left. */
+    private void publish() throws IOException {
+        Map<Path, Path> moves = new TreeMap<>();
+        for (TableSchema t : TraceTables.ALL) {
+            moves.put(staging.resolve(t.name()).resolve(TraceTables.PART_FILE),
+                    out.resolve(t.name()).resolve(TraceTables.RECORDING_COLUMN + "=" + id));
+        }
+        for (Map.Entry<Path, Path> m : moves.entrySet()) {
+            Path partition = m.getValue();
+            Files.createDirectories(partition.getParent());
+            Path fresh = Files.createTempDirectory(partition.getParent(), ".new-");
+            Files.move(m.getKey(), fresh.resolve(TraceTables.PART_FILE));
+            if (Files.exists(partition)) {
+                Path old = Files.createTempDirectory(partition.getParent(), ".old-");
+                Files.move(partition, old.resolve("x"));
+                Files.move(fresh, partition);
+                deleteTree(old);
+            } else {
+                Files.move(fresh, partition);
+            }
+        }
+    }
+
+    /** Without {@link #finish}: nothing of this export is left in {@code out}. */
+    @Override
+    public void close() throws IOException {
+        if (!finished) {
+            records.abandon();
+            calls.abandon();
+            locks.abandon();
+        }
+        deleteTree(staging);
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
