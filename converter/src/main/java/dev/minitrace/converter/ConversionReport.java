@@ -16,8 +16,9 @@ public final class ConversionReport {
     int threads;
     long minitraceEvents;
     long methodTraceEvents;
-    /** Trace events of threads {@code --threads} did not select (skipped). */
+    /** Trace events of threads the selection did not select (skipped). */
     long unselectedEvents;
+    boolean selectedNoThread;
     int gcs;
     boolean lostData;
     long spilledRecords;
@@ -67,6 +68,19 @@ public final class ConversionReport {
     /** GCs in the recording. */
     public int gcs() {
         return gcs;
+    }
+
+    /** Trace events of threads that {@link ConvertOptions#threads()} did not select (skipped). */
+    public long unselectedEvents() {
+        return unselectedEvents;
+    }
+
+    /**
+     * True when {@link ConvertOptions#threads()} selected none of the traced threads, so nothing
+     * but GCs was written. Not among the {@link #warnings()}: the caller says it in its own terms.
+     */
+    public boolean selectedNoThread() {
+        return selectedNoThread;
     }
 
     /** True when the input was truncated or lost data. */

@@ -106,8 +106,8 @@ public final class Converter {
                 report.lostData = true;
             }
             if (report.minitraceEvents == 0 && report.methodTraceEvents == 0 && report.unselectedEvents > 0) {
-                report.warnings.add("--threads " + String.join(",", new java.util.TreeSet<>(options.threads()))
-                        + " selects none of the traced threads (" + report.unselectedEvents + " events of other threads skipped)");
+                // Not a warning of the library: only the caller knows how the selection was given.
+                report.selectedNoThread = true;
             } else if (report.minitraceEvents == 0 && report.methodTraceEvents == 0) {
                 report.warnings.add(report.gcs == 0 ? "the recording has no minitrace, jdk.MethodTrace or GC events"
                         : "the recording has no minitrace or jdk.MethodTrace events (only GCs)");

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * moved into place, the recording's settings.
  */
 class TracedProcessTest {
-    /** The project's default profile; tests run in the converter folder. */
+    /** The project's default profile; tests run in the cli folder. */
     private static final Path PROFILE = Path.of("..", "jfc-profiles", "minitrace.jfc");
 
     @TempDir

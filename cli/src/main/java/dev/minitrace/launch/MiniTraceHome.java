@@ -8,7 +8,7 @@ import java.security.CodeSource;
 /**
  * The root of a MiniTrace build (the project folder), where the agent jar, the profiles and the
  * demo jar are. {@code bin/mt} passes it as the system property {@value #PROPERTY}; without it,
- * the root is found from the location of the CLI jar ({@code converter/target/minitrace-cli.jar}).
+ * the root is found from the location of the CLI jar ({@code cli/target/minitrace-cli.jar}).
  */
 public final class MiniTraceHome {
     /** The system property {@code bin/mt} sets to the project root. */
@@ -50,7 +50,7 @@ public final class MiniTraceHome {
         return new MiniTraceHome(fromCodeSource());
     }
 
-    /** converter/target/minitrace-cli.jar (or converter/target/classes) → the project root. */
+    /** cli/target/minitrace-cli.jar (or cli/target/classes) → the project root. */
     private static Path fromCodeSource() {
         CodeSource source = MiniTraceHome.class.getProtectionDomain().getCodeSource();
         if (source != null && source.getLocation() != null) {

@@ -12,7 +12,7 @@ import java.util.List;
  * JVM's Java as JAVA_HOME, so the tests exercise the JDK they run on.
  */
 final class ChildProcess {
-    /** The project root: the tests run in the converter folder. */
+    /** The project root: the tests run in the cli folder. */
     static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 
     private ChildProcess() {
@@ -34,7 +34,7 @@ final class ChildProcess {
         return run(cwd, cmd);
     }
 
-    /** Runs {@code java -Dminitrace.home=ROOT -jar converter/target/minitrace-cli.jar args}. */
+    /** Runs {@code java -Dminitrace.home=ROOT -jar cli/target/minitrace-cli.jar args}. */
     static Outcome cli(Path cwd, String... args) throws IOException, InterruptedException {
         return run(cwd, cliCommand(args));
     }
@@ -44,7 +44,7 @@ final class ChildProcess {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Dminitrace.home=" + ROOT);
         cmd.add("-jar");
-        cmd.add(ROOT.resolve("converter/target/minitrace-cli.jar").toString());
+        cmd.add(ROOT.resolve("cli/target/minitrace-cli.jar").toString());
         cmd.addAll(List.of(args));
         return cmd;
     }

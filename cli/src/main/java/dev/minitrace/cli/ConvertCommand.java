@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -123,6 +124,10 @@ public final class ConvertCommand implements Callable<Integer> {
         }
         for (String w : report.warnings()) {
             err.println("convert: warning: " + w);
+        }
+        if (report.selectedNoThread()) {
+            err.println("convert: warning: --threads " + String.join(",", new TreeSet<>(options.threads()))
+                    + " selects none of the traced threads (" + report.unselectedEvents() + " events of other threads skipped)");
         }
         String spilled = report.spilledRecords() == 0 ? ""
                 : String.format(", %d records waited on disk (%d MB)", report.spilledRecords(), report.spilledBytes() >> 20);
