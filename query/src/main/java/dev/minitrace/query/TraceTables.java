@@ -45,6 +45,8 @@ public final class TraceTables {
             optional("parent_seq", LONG),
             required("depth", INT),
             required("method_id", LONG),
+            required("stack_id", LONG),
+            optional("parent_stack_id", LONG),
             optional("entry_ns", LONG),
             optional("exit_ns", LONG),
             optional("duration_ns", LONG),

@@ -64,7 +64,7 @@ public final class ParquetExport implements TraceWriter {
             if (c != null) {
                 c.abandon();
             }
-            deleteTree(staging);
+            Folders.deleteTree(staging);
             throw e;
         }
         this.records = r;
@@ -164,7 +164,7 @@ public final class ParquetExport implements TraceWriter {
                 Path old = Files.createTempDirectory(partition.getParent(), ".old-");
                 Files.move(partition, old.resolve("x"));
                 Files.move(fresh, partition);
-                deleteTree(old);
+                Folders.deleteTree(old);
             } else {
                 Files.move(fresh, partition);
             }
@@ -179,17 +179,6 @@ public final class ParquetExport implements TraceWriter {
             calls.abandon();
             locks.abandon();
         }
-        deleteTree(staging);
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
+        Folders.deleteTree(staging);
     }
 }

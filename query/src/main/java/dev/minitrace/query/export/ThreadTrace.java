@@ -40,6 +40,8 @@ final class ThreadTrace {
     private static final int C_PARENT = TraceTables.CALLS.index("parent_seq");
     private static final int C_DEPTH = TraceTables.CALLS.index("depth");
     private static final int C_METHOD = TraceTables.CALLS.index("method_id");
+    private static final int C_STACK = TraceTables.CALLS.index("stack_id");
+    private static final int C_PARENT_STACK = TraceTables.CALLS.index("parent_stack_id");
     private static final int C_ENTRY_NS = TraceTables.CALLS.index("entry_ns");
     private static final int C_EXIT_NS = TraceTables.CALLS.index("exit_ns");
     private static final int C_DURATION = TraceTables.CALLS.index("duration_ns");
@@ -74,11 +76,12 @@ final class ThreadTrace {
     /** The GC id that began the current fragment, or null. */
     long fragment = NULL_LONG;
 
-    // Open calls, outermost first: entry seq, method, entry time, sum of the ended children's
+    // Open calls, outermost first: entry seq, method, stack, entry time, sum of the ended children's
     // durations (null once one of them has none), depth.
     private int calls;
     private long[] callSeq = new long[16];
     private long[] callMethod = new long[16];
+    private long[] callStack = new long[16];
     private long[] callEntry = new long[16];
     private long[] callChildren = new long[16];
     private int[] callDepth = new int[16];
@@ -150,6 +153,7 @@ final class ThreadTrace {
             int n = calls * 2;
             callSeq = Arrays.copyOf(callSeq, n);
             callMethod = Arrays.copyOf(callMethod, n);
+            callStack = Arrays.copyOf(callStack, n);
             callEntry = Arrays.copyOf(callEntry, n);
             callChildren = Arrays.copyOf(callChildren, n);
             callDepth = Arrays.copyOf(callDepth, n);
@@ -157,6 +161,7 @@ final class ThreadTrace {
         callDepth[calls] = calls > 0 ? callDepth[calls - 1] + 1 : base;
         callSeq[calls] = s;
         callMethod[calls] = method;
+        callStack[calls] = stack(calls > 0 ? callStack[calls - 1] : 0, method);
         callEntry[calls] = time;
         callChildren[calls] = 0;
         calls++;
@@ -172,15 +177,19 @@ final class ThreadTrace {
             // An exit of a call the trace never saw begin.
             int depth;
             long parent;
+            long parentStack;
             if (calls > 0) {
                 depth = callDepth[calls - 1] + 1;
                 parent = callSeq[calls - 1];
+                parentStack = callStack[calls - 1];
                 callChildren[calls - 1] = NULL_LONG;
             } else {
                 depth = --base;
                 parent = NULL_LONG;
+                parentStack = NULL_LONG;
             }
-            call(out, NULL_LONG, s, parent, depth, method, NULL_LONG, time, NULL_LONG, bci);
+            call(out, NULL_LONG, s, parent, depth, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method), parentStack,
+                    NULL_LONG, time, NULL_LONG, bci);
             return NULL_LONG;
         }
         while (calls - 1 > k) {
@@ -198,15 +207,15 @@ final class ThreadTrace {
         long duration = time == NULL_LONG || entry == NULL_LONG || exitSeq == NULL_LONG ? NULL_LONG : time - entry;
         long children = callChildren[k];
         long self = duration == NULL_LONG || children == NULL_LONG ? NULL_LONG : duration - children;
-        call(out, callSeq[k], exitSeq, k > 0 ? callSeq[k - 1] : NULL_LONG, callDepth[k], callMethod[k], entry, time, self,
-                bci);
+        call(out, callSeq[k], exitSeq, k > 0 ? callSeq[k - 1] : NULL_LONG, callDepth[k], callMethod[k], callStack[k],
+                k > 0 ? callStack[k - 1] : NULL_LONG, entry, time, self, bci);
         if (k > 0 && callChildren[k - 1] != NULL_LONG) {
             callChildren[k - 1] = duration == NULL_LONG ? NULL_LONG : callChildren[k - 1] + duration;
         }
     }
 
-    private void call(TableWriter out, long entrySeq, long exitSeq, long parent, int depth, long method, long entry, long exit,
-            long self, int bci) throws IOException {
+    private void call(TableWriter out, long entrySeq, long exitSeq, long parent, int depth, long method, long stack,
+            long parentStack, long entry, long exit, long self, int bci) throws IOException {
         int r = out.next();
         long[][] l = out.longs;
         l[C_THREAD][r] = key;
@@ -215,6 +224,8 @@ final class ThreadTrace {
         l[C_PARENT][r] = parent;
         out.ints[C_DEPTH][r] = depth;
         l[C_METHOD][r] = method;
+        l[C_STACK][r] = stack;
+        l[C_PARENT_STACK][r] = parentStack;
         l[C_ENTRY_NS][r] = entry;
         boolean ended = exitSeq != NULL_LONG;
         l[C_EXIT_NS][r] = ended ? exit : NULL_LONG;
@@ -223,6 +234,19 @@ final class ThreadTrace {
         out.ints[C_BCI][r] = ended ? bci : NULL_INT;
         // The .mtlog marks an exit by exception with bytecode index 0 (docs/mtlog-format.md).
         out.bytes[C_EXCEPTIONAL][r] = !ended || bci == NULL_INT ? (byte) -1 : bci == 0 ? (byte) 1 : (byte) 0;
+    }
+
+    /**
+     * The stack id of a call of {@code method} from stack {@code parent} (0 for an outermost call):
+     * a 64-bit hash of the method ids from the outermost call down (splitmix64's finalizer over the
+     * parent's id and the method), so that calls along the same path share an id and the call tree
+     * is an aggregation over few distinct stacks.
+     */
+    static long stack(long parent, long method) {
+        long z = parent * 0x9E3779B97F4A7C15L + method + 0x632BE59BD9B4E019L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     private void acquire(long s, long object, long time, int bci) {
