@@ -83,6 +83,11 @@ public final class ParquetExport implements TraceWriter {
         return id;
     }
 
+    /** The rows written to {@code records}, {@code calls} and {@code locks}. */
+    public long[] rows() {
+        return new long[] {records.rows(), calls.rows(), locks.rows()};
+    }
+
     @Override
     public Order order() {
         return Order.THREAD;

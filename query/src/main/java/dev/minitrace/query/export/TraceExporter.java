@@ -23,8 +23,9 @@ public final class TraceExporter {
      * @param recordingId the {@code recording} partition value of the new tables
      * @param warnings    problems of the input, one line each
      * @param lostData    true when the input was truncated or lost data (the tables hold what was left)
+     * @param rows        the rows of {@code records}, {@code calls} and {@code locks}
      */
-    public record Result(String recordingId, List<String> warnings, boolean lostData) {
+    public record Result(String recordingId, List<String> warnings, boolean lostData, long[] rows) {
     }
 
     private TraceExporter() {
@@ -44,13 +45,12 @@ public final class TraceExporter {
         switch (kind) {
             case JFR -> {
                 Converter converter = new Converter(options, new FastRecordingSource(), tempDir);
-                String[] id = new String[1];
+                ParquetExport[] export = new ParquetExport[1];
                 ConversionReport report = converter.convert(in, out, start -> {
-                    ParquetExport e = new ParquetExport(out, RecordingFacts.ofJfr(in, start, host));
-                    id[0] = e.recordingId();
-                    return e;
+                    export[0] = new ParquetExport(out, RecordingFacts.ofJfr(in, start, host));
+                    return export[0];
                 }, progress);
-                return new Result(id[0], report.warnings(), report.lostData());
+                return new Result(export[0].recordingId(), report.warnings(), report.lostData(), export[0].rows());
             }
             case MTLOG -> {
                 try (MtlogReader log = MtlogReader.open(in);
@@ -60,7 +60,7 @@ public final class TraceExporter {
                         warnings.add(in + " is truncated (" + log.truncation() + "): the complete blocks before the cut are exported");
                     }
                     MtlogSource.replay(log, e);
-                    return new Result(e.recordingId(), warnings, log.truncated());
+                    return new Result(e.recordingId(), warnings, log.truncated(), e.rows());
                 }
             }
             default -> throw new IOException(in + ": already a folder of exported tables");
