@@ -29,10 +29,13 @@ import picocli.CommandLine.Model.CommandSpec;
  * registry ({@link #FORMATS}): each is one {@link ExportFormat} class, added here in one line.
  */
 @Command(name = "export", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
-        description = {"Exports a trace (a JFR recording, or an .mtlog) in another format, chosen with --format:",
-            "parquet: the tables of docs/query.md (records, calls, locks, threads, classes, methods, gcs, fields, recording) "
-                + "in folder OUT, zstd, partitioned by recording, so the exports of many JVMs can share OUT; "
-                + "exporting a recording again replaces its tables. Query them with mt query OUT, DuckDB or Spark."},
+        description = {"Exports a trace (a JFR recording or an .mtlog) in the format --format names.",
+            "",
+            "parquet: the tables of docs/query.md (records, calls, locks, threads, classes,",
+            "methods, gcs, fields, recording), zstd, in folder OUT, partitioned by",
+            "recording: the exports of many JVMs can share OUT, and exporting a recording",
+            "again replaces its tables. Query them with mt query OUT, DuckDB or Spark.",
+            ""},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:exported (warnings go to stderr)",

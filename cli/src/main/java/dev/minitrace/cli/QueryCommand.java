@@ -29,10 +29,14 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code --show-sql} prints.
  */
 @Command(name = "query", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
-        description = {"Answers SQL on a trace with embedded DuckDB. TRACE is a folder of exported tables (mt export --format parquet), "
-                + "or a JFR recording or an .mtlog, exported to a temporary folder first. The tables of docs/query.md are views: "
-                + "records, calls, locks, threads, classes, methods, gcs, fields, recording.",
-            "Give SQL, --file, or one ready-made question; --show-sql prints a question's SQL to read and adapt."},
+        description = {"Answers SQL on a trace with embedded DuckDB.",
+            "",
+            "TRACE is a folder of exported tables (mt export --format parquet), or a JFR",
+            "recording or an .mtlog, exported to a temporary folder first. The tables of",
+            "docs/query.md are views: records, calls, locks, threads, classes, methods, gcs,",
+            "fields, recording. Give SQL, --file, or one ready-made question; --show-sql",
+            "prints a question's SQL to read and adapt.",
+            ""},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:answered",
