@@ -15,12 +15,15 @@ import java.sql.Statement;
 /**
  * SQL on a trace in this process: an exported folder is queried where it is; a JFR recording or an
  * {@code .mtlog} is exported first into a temporary folder, removed on {@link #close}. DuckDB's
- * memory limit is what {@code memoryBytes} leaves beside the Java heap in use and a reserve for
- * the JVM's and DuckDB's own code and bookkeeping, so the whole process stays within it.
+ * memory limit is what {@code memoryBytes} leaves beside what the process already holds and a
+ * reserve, so the whole process stays within it.
  */
 public final class TraceQuery implements AutoCloseable {
-    /** Kept beside DuckDB's limit and the heap: the JVM's metaspace, code and threads, DuckDB's code and allocations outside its buffer pool. */
-    static final long RESERVE_BYTES = 160L << 20;
+    /**
+     * Kept beside DuckDB's limit and what the process holds when DuckDB starts: the heap the query's
+     * own Java work touches, DuckDB's code as it pages in and its allocations outside its buffer pool.
+     */
+    static final long RESERVE_BYTES = 128L << 20;
     /** DuckDB gets at least this much, however little is left. */
     static final long MIN_DUCKDB_BYTES = 64L << 20;
 
@@ -63,10 +66,26 @@ public final class TraceQuery implements AutoCloseable {
         }
     }
 
-    /** DuckDB's memory limit: what {@code memoryBytes} leaves beside the committed heap and {@link #RESERVE_BYTES}. */
+    /** DuckDB's memory limit: what {@code memoryBytes} leaves beside the process's resident memory and {@link #RESERVE_BYTES}. */
     static long duckdbBytes(long memoryBytes) {
-        long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
-        return Math.max(MIN_DUCKDB_BYTES, memoryBytes - heap - RESERVE_BYTES);
+        return Math.max(MIN_DUCKDB_BYTES, memoryBytes - residentBytes() - RESERVE_BYTES);
+    }
+
+    /**
+     * The memory this process holds: Linux's resident set size; elsewhere the committed heap and
+     * 64 MB for the JVM's own (an over-estimate of the heap's share, which is only touched as used).
+     */
+    static long residentBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.substring(6).trim().split("\\s+")[0]) << 10;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: the estimate below
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() + (64L << 20);
     }
 
     /** What exporting the trace found, or null when the trace was an exported folder. */

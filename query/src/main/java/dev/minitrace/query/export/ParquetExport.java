@@ -75,7 +75,9 @@ public final class ParquetExport implements TraceWriter {
         Path dir = staging.resolve(table.name());
         Files.createDirectories(dir);
         Map<String, String> meta = Map.of("minitrace.recording", id, "minitrace.table", table.name());
-        return new TableWriter(table, dir.resolve(TraceTables.PART_FILE), rowGroupRows, ROW_GROUP_BYTES, meta);
+        // Encoding is most of the work: each large table encodes on a thread of its own
+        return new TableWriter(table, dir.resolve(TraceTables.PART_FILE), rowGroupRows, ROW_GROUP_BYTES, meta)
+                .background("minitrace-export-" + table.name());
     }
 
     /** The recording's id: the {@code recording} partition value of every table. */
