@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Prints a query result: as an aligned table (numbers to the right, a line per row, the row count
- * last), as CSV (RFC 4180, a header line, null as an empty field) or as JSON lines (one object per
+ * Prints a query result: as an aligned table (numbers to the right, one line per row, the row
+ * count last), as CSV (RFC 4180, a header line, null as an empty field) or as JSON lines (one object per
  * row, null as null). The table is laid out from its first {@value #LAYOUT_ROWS} rows, so a long
  * result streams instead of waiting in memory.
  */
@@ -92,12 +92,24 @@ public final class ResultPrinter {
         return r;
     }
 
+    /** A row for the table: line breaks and tabs written as {@code \n}, {@code \r}, {@code \t}, so a row stays one line. */
+    private static String[] tableRow(ResultSet rs, int n) throws SQLException {
+        String[] r = row(rs, n);
+        for (int c = 0; c < n; c++) {
+            String v = r[c];
+            if (v != null && (v.indexOf('\n') >= 0 || v.indexOf('\r') >= 0 || v.indexOf('\t') >= 0)) {
+                r[c] = v.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
+            }
+        }
+        return r;
+    }
+
     private static long table(ResultSet rs, String[] names, boolean[] numeric, PrintWriter out) throws SQLException {
         int n = names.length;
         List<String[]> first = new ArrayList<>();
         boolean more = false;
         while (rs.next()) {
-            first.add(row(rs, n));
+            first.add(tableRow(rs, n));
             if (first.size() == LAYOUT_ROWS) {
                 more = true;
                 break;
@@ -123,7 +135,7 @@ public final class ResultPrinter {
         }
         first.clear();
         while (more && rs.next()) {
-            line(row(rs, n), numeric, width, out);
+            line(tableRow(rs, n), numeric, width, out);
             rows++;
         }
         out.println("(" + rows + (rows == 1 ? " row)" : " rows)"));

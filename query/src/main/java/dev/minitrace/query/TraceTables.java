@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * The tables of an exported trace and their columns: the stable schema that {@code docs/query.md}
  * documents column by column (a test holds the two together). Every table lies in its folder,
- * partitioned by recording ({@code <table>/recording=<id>/part-0.parquet}), so the exports of many
+ * partitioned by recording ({@code <table>/recording=<id>/part-<n>.parquet}), so the exports of many
  * JVMs can share one folder and every engine that reads Hive-style partitions sees a
  * {@code recording} column. Times are ns since the epoch, durations ns; ids are the {@code .mtlog}
  * ids ({@code docs/mtlog-format.md}).
@@ -128,7 +128,4 @@ public final class TraceTables {
 
     /** The partition column every table has. */
     public static final String RECORDING_COLUMN = "recording";
-
-    /** The file of each table's partition. */
-    public static final String PART_FILE = "part-0.parquet";
 }

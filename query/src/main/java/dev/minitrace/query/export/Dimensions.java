@@ -95,6 +95,6 @@ final class Dimensions {
         Files.createDirectories(d);
         Map<String, String> m = new java.util.HashMap<>(meta);
         m.put("minitrace.table", table.name());
-        return new TableWriter(table, d.resolve(TraceTables.PART_FILE), ParquetExport.ROW_GROUP_ROWS, ParquetExport.ROW_GROUP_BYTES, m);
+        return new TableWriter(table, d, 1, ParquetExport.ROW_GROUP_ROWS, ParquetExport.ROW_GROUP_BYTES, m);
     }
 }

@@ -13,11 +13,10 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The Parquet export, a {@link TraceWriter}: the tables of {@link TraceTables} in folder
- * {@code out}, each as {@code <table>/recording=<id>/part-0.parquet}. Records come in each thread's
+ * {@code out}, each as {@code <table>/recording=<id>/part-<n>.parquet}. Records come in each thread's
  * exact order ({@link Order#THREAD}), which the {@code calls} and {@code locks} tables need
  * ({@link ThreadTrace}). The files are written in a hidden folder inside {@code out} and moved to
  * their places only when complete, replacing an earlier export of the same recording; other
@@ -26,7 +25,7 @@ import java.util.TreeMap;
 public final class ParquetExport implements TraceWriter {
     /** Row groups of the large tables: at most this many rows... */
     static final int ROW_GROUP_ROWS = 1 << 20;
-    /** ... and this many buffered bytes, so the three large tables hold at most about 3 x 16 MB. */
+    /** ... and this many buffered bytes, so the large tables' four files hold at most about 4 x 16 MB. */
     static final long ROW_GROUP_BYTES = 16L << 20;
 
     private final Path out;
@@ -53,10 +52,11 @@ public final class ParquetExport implements TraceWriter {
         TableWriter r = null;
         TableWriter c = null;
         try {
-            r = open(TraceTables.RECORDS, ROW_GROUP_ROWS);
+            // records are four rows in five: two parts encode them on two threads
+            r = open(TraceTables.RECORDS, 2);
             r.codes(TraceTables.RECORDS.index("kind"), ThreadTrace.KINDS);
-            c = open(TraceTables.CALLS, ROW_GROUP_ROWS);
-            this.locks = open(TraceTables.LOCKS, ROW_GROUP_ROWS);
+            c = open(TraceTables.CALLS, 1);
+            this.locks = open(TraceTables.LOCKS, 1);
         } catch (IOException | RuntimeException e) {
             if (r != null) {
                 r.abandon();
@@ -71,13 +71,12 @@ public final class ParquetExport implements TraceWriter {
         this.calls = c;
     }
 
-    private TableWriter open(TableSchema table, int rowGroupRows) throws IOException {
+    private TableWriter open(TableSchema table, int parts) throws IOException {
         Path dir = staging.resolve(table.name());
         Files.createDirectories(dir);
         Map<String, String> meta = Map.of("minitrace.recording", id, "minitrace.table", table.name());
-        // Encoding is most of the work: each large table encodes on a thread of its own
-        return new TableWriter(table, dir.resolve(TraceTables.PART_FILE), rowGroupRows, ROW_GROUP_BYTES, meta)
-                .background("minitrace-export-" + table.name());
+        // Encoding is most of the work: each large table encodes on threads of its own
+        return new TableWriter(table, dir, parts, ROW_GROUP_ROWS, ROW_GROUP_BYTES, meta).background("minitrace-export-" + table.name());
     }
 
     /** The recording's id: the {@code recording} partition value of every table. */
@@ -97,8 +96,8 @@ public final class ParquetExport implements TraceWriter {
 
     @Override
     public long heapBytes() {
-        // Three large tables' row groups, their page and dictionary buffers, the slices.
-        return 64L << 20;
+        // Four files' row groups (two of records, calls, locks), their page and dictionary buffers, the slices.
+        return 80L << 20;
     }
 
     @Override
@@ -155,25 +154,20 @@ public final class ParquetExport implements TraceWriter {
         finished = true;
     }
 
-    /** Moves each table's file to {@code out/<table>/recording=<id>/}, replacing what an earlier export of the recording left. */
+    /** Moves each table's files to {@code out/<table>/recording=<id>/}, replacing what an earlier export of the recording left. */
     private void publish() throws IOException {
-        Map<Path, Path> moves = new TreeMap<>();
         for (TableSchema t : TraceTables.ALL) {
-            moves.put(staging.resolve(t.name()).resolve(TraceTables.PART_FILE),
-                    out.resolve(t.name()).resolve(TraceTables.RECORDING_COLUMN + "=" + id));
-        }
-        for (Map.Entry<Path, Path> m : moves.entrySet()) {
-            Path partition = m.getValue();
+            Path partition = out.resolve(t.name()).resolve(TraceTables.RECORDING_COLUMN + "=" + id);
             Files.createDirectories(partition.getParent());
-            Path fresh = Files.createTempDirectory(partition.getParent(), ".new-");
-            Files.move(m.getKey(), fresh.resolve(TraceTables.PART_FILE));
+            Path old = null;
             if (Files.exists(partition)) {
-                Path old = Files.createTempDirectory(partition.getParent(), ".old-");
+                old = Files.createTempDirectory(partition.getParent(), ".old-");
                 Files.move(partition, old.resolve("x"));
-                Files.move(fresh, partition);
+            }
+            // a rename within out: the partition appears whole
+            Files.move(staging.resolve(t.name()), partition);
+            if (old != null) {
                 Folders.deleteTree(old);
-            } else {
-                Files.move(fresh, partition);
             }
         }
     }

@@ -119,22 +119,7 @@ public final class ParquetFile implements Closeable {
         }
     }
 
-    /** Column {@code c} gets {@code n} times {@code x} (a thread's slice has one thread key). */
-    public void repeat(int c, long x, int n) {
-        ColumnWriter w = writers[c];
-        int level = nullable[c] ? 1 : 0;
-        for (int i = 0; i < n; i++) {
-            w.write(x, 0, level);
-        }
-    }
 
-    /** Column {@code c} gets {@code n} nulls. */
-    public void nulls(int c, int n) {
-        ColumnWriter w = writers[c];
-        for (int i = 0; i < n; i++) {
-            w.writeNull(0, 0);
-        }
-    }
 
     /** Column {@code c} gets {@code v[0, n)}; {@link #NULL_INT} is null where the column is nullable. */
     public void ints(int c, int[] v, int n) {
@@ -186,14 +171,6 @@ public final class ParquetFile implements Closeable {
         }
     }
 
-    /** Column {@code c} gets one value, or null ({@link #NULL_LONG}). */
-    public void value(int c, long x) {
-        if (x == NULL_LONG) {
-            writers[c].writeNull(0, 0);
-        } else {
-            writers[c].write(x, 0, nullable[c] ? 1 : 0);
-        }
-    }
 
     /** Every column got {@code n} more values: the rows are complete. */
     public void endRows(int n) throws IOException {

@@ -1,6 +1,8 @@
 package dev.minitrace.query.parquet;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -44,8 +46,8 @@ public record TableSchema(String name, List<Column> columns) {
     }
 
     /** The names of the columns whose values are close to random. */
-    public java.util.Set<String> randomColumns() {
-        java.util.Set<String> s = new java.util.HashSet<>();
+    public Set<String> randomColumns() {
+        Set<String> s = new HashSet<>();
         for (Column c : columns) {
             if (c.random()) {
                 s.add(c.name());

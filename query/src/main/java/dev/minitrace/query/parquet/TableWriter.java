@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,22 +15,25 @@ import java.util.concurrent.Future;
 import org.apache.parquet.io.api.Binary;
 
 /**
- * Rows of one table, gathered in primitive columns and written to its {@link ParquetFile} a slice
- * at a time. A caller fills row {@link #next()} through the column arrays ({@link #longs},
- * {@link #ints}, {@link #bytes}) by the column's index in the schema, reading the arrays anew after
- * each {@code next()}; nulls are the sentinels of {@link ParquetFile}. A STRING column is written
- * from byte codes into the values given to {@link #codes}, or row by row with {@link #string}.
+ * Rows of one table, gathered in primitive columns and written a slice at a time to the table's
+ * Parquet files ({@code part-0.parquet}, {@code part-1.parquet}, ... in one folder). A caller
+ * fills row {@link #next()} through the column arrays ({@link #longs}, {@link #ints},
+ * {@link #bytes}) by the column's index in the schema, reading the arrays anew after each
+ * {@code next()}; nulls are the sentinels of {@link ParquetFile}. A STRING column is written from
+ * byte codes into the values given to {@link #codes}, or row by row with {@link #string}.
  *
- * <p>An {@linkplain #background(String) encoding in the background} hands each full slice to a
- * thread of its own and goes on filling a second set of arrays: the encoding (most of an export's
- * work) then runs beside the converter's and the other tables' threads.
+ * <p>With {@code parts} of 1 the slices are written by the caller. With more, or after
+ * {@link #background}, each part encodes on a thread of its own: a full slice goes to the next
+ * part in turn while the caller fills another slice, so the encoding (most of an export's work)
+ * runs beside the converter's threads and on every core. Rows keep their order within a part,
+ * not across parts.
  */
 public final class TableWriter implements Closeable {
     /** Rows per slice: the columns of a slice stay in the CPU's caches while they are written. */
     public static final int SLICE = 4096;
 
     private final TableSchema schema;
-    private final ParquetFile file;
+    private final ParquetFile[] files;
     /** Per column, by index: the values of the slice being filled (only the arrays of the column's kind exist). */
     public long[][] longs;
     /** See {@link #longs}. */
@@ -37,13 +41,15 @@ public final class TableWriter implements Closeable {
     /** BOOLEAN (0, 1, other = null) and STRING code columns. */
     public byte[][] bytes;
     private String[][] strings;
-    private final Slice[] slices = new Slice[2];
-    private int filling;
     private final Binary[][] codes;
+    /** A ring of parts + 1 slices: the one filling and one per part being encoded. */
+    private Slice[] slices;
+    private int filling;
+    private long flushes;
     private int n;
     private long written;
-    private ExecutorService encoder;
-    private Future<?> encoding;
+    private ExecutorService[] encoders;
+    private Future<?>[] encoding;
 
     /** The arrays of one slice. */
     private static final class Slice {
@@ -73,14 +79,38 @@ public final class TableWriter implements Closeable {
         }
     }
 
-    /** A table written to {@code path}, with row groups of at most {@code rowGroupRows} rows and {@code rowGroupBytes} bytes. */
-    public TableWriter(TableSchema schema, Path path, int rowGroupRows, long rowGroupBytes, Map<String, String> metadata)
+    /**
+     * A table written to {@code parts} files {@code dir/part-<i>.parquet}, with row groups of at
+     * most {@code rowGroupRows} rows and {@code rowGroupBytes} bytes each.
+     */
+    public TableWriter(TableSchema schema, Path dir, int parts, int rowGroupRows, long rowGroupBytes, Map<String, String> metadata)
             throws IOException {
         this.schema = schema;
         this.codes = new Binary[schema.columns().size()][];
-        slices[0] = new Slice(schema);
+        this.files = new ParquetFile[parts];
+        try {
+            for (int p = 0; p < parts; p++) {
+                files[p] = new ParquetFile(dir.resolve(partFile(p)), schema.parquet(), schema.randomColumns(), rowGroupRows,
+                        rowGroupBytes, metadata);
+            }
+        } catch (IOException | RuntimeException e) {
+            for (ParquetFile f : files) {
+                if (f != null) {
+                    f.abandon();
+                }
+            }
+            throw e;
+        }
+        slices = new Slice[] {new Slice(schema)};
         use(slices[0]);
-        this.file = new ParquetFile(path, schema.parquet(), schema.randomColumns(), rowGroupRows, rowGroupBytes, metadata);
+        if (parts > 1) {
+            background("minitrace-" + schema.name());
+        }
+    }
+
+    /** The name of part {@code p}'s file. */
+    public static String partFile(int p) {
+        return "part-" + p + ".parquet";
     }
 
     private void use(Slice s) {
@@ -90,12 +120,23 @@ public final class TableWriter implements Closeable {
         strings = s.strings;
     }
 
-    /** From now on each full slice is encoded on a thread of its own, named {@code name}, while the next one fills. */
+    /** From now on each part encodes on a thread of its own (named {@code name-<part>}) while the next slice fills. */
     public TableWriter background(String name) {
-        if (slices[1] == null) {
-            slices[1] = new Slice(schema);
-            encoder = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, name);
+        if (encoders != null) {
+            return this;
+        }
+        Slice[] ring = new Slice[files.length + 1];
+        ring[0] = slices[0];
+        for (int i = 1; i < ring.length; i++) {
+            ring[i] = new Slice(schema);
+        }
+        slices = ring;
+        encoders = new ExecutorService[files.length];
+        encoding = new Future<?>[files.length];
+        for (int p = 0; p < files.length; p++) {
+            String thread = name + "-" + p;
+            encoders[p] = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, thread);
                 t.setDaemon(true);
                 return t;
             });
@@ -125,38 +166,43 @@ public final class TableWriter implements Closeable {
         strings[c][row] = s;
     }
 
-    /** Writes the rows gathered so far (in the background: starts writing them). */
+    /** Writes the rows gathered so far (in the background: hands them to the next part's thread). */
     public void flush() throws IOException {
         if (n == 0) {
             return;
         }
         Slice full = slices[filling];
         int rows = n;
+        int part = (int) (flushes++ % files.length);
         written += rows;
         n = 0;
-        if (encoder == null) {
-            write(full, rows);
+        if (encoders == null) {
+            write(files[part], full, rows);
             return;
         }
-        await();
-        encoding = encoder.submit(() -> {
+        // The part's previous slice is the next one to fill (the ring has one slice more than parts).
+        await(part);
+        ParquetFile file = files[part];
+        encoding[part] = encoders[part].submit(() -> {
             try {
-                write(full, rows);
+                write(file, full, rows);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         });
-        filling = 1 - filling;
+        filling = (filling + 1) % slices.length;
         use(slices[filling]);
     }
 
-    /** Waits for the slice being encoded in the background; its failure is this writer's. */
-    private void await() throws IOException {
-        if (encoding == null) {
+    /** Waits for part {@code p}'s slice in the background; its failure is this writer's. */
+    private void await(int p) throws IOException {
+        Future<?> f = encoding[p];
+        if (f == null) {
             return;
         }
+        encoding[p] = null;
         try {
-            encoding.get();
+            f.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while a slice of " + schema.name() + " was written");
@@ -172,12 +218,10 @@ public final class TableWriter implements Closeable {
                 throw err;
             }
             throw new IOException(cause);
-        } finally {
-            encoding = null;
         }
     }
 
-    private void write(Slice s, int rows) throws IOException {
+    private void write(ParquetFile file, Slice s, int rows) throws IOException {
         for (int c = 0; c < s.longs.length; c++) {
             switch (schema.columns().get(c).kind()) {
                 case LONG -> file.longs(c, s.longs[c], rows);
@@ -204,39 +248,53 @@ public final class TableWriter implements Closeable {
         return written + n;
     }
 
-    /** Writes what is gathered and completes the file. */
+    /** Writes what is gathered and completes the files. */
     @Override
     public void close() throws IOException {
         try {
             flush();
-            await();
-            file.close();
-        } finally {
-            stopEncoder();
-        }
-    }
-
-    /** Stops without completing the file. */
-    public void abandon() {
-        if (encoding != null) {
-            encoding.cancel(false);
-            try {
-                encoding.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
-                // abandoned: what the slice met no longer matters
+            if (encoders != null) {
+                for (int p = 0; p < files.length; p++) {
+                    await(p);
+                }
             }
-            encoding = null;
+            for (ParquetFile f : files) {
+                f.close();
+            }
+        } finally {
+            stopEncoders();
         }
-        stopEncoder();
-        file.abandon();
     }
 
-    private void stopEncoder() {
-        if (encoder != null) {
-            encoder.shutdown();
-            encoder = null;
+    /** Stops without completing the files. */
+    public void abandon() {
+        if (encoders != null) {
+            for (int p = 0; p < files.length; p++) {
+                Future<?> f = encoding[p];
+                if (f != null) {
+                    f.cancel(false);
+                    try {
+                        f.get();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (ExecutionException | CancellationException e) {
+                        // abandoned: what the slice met no longer matters
+                    }
+                }
+            }
+        }
+        stopEncoders();
+        for (ParquetFile f : files) {
+            f.abandon();
+        }
+    }
+
+    private void stopEncoders() {
+        if (encoders != null) {
+            for (ExecutorService e : encoders) {
+                e.shutdown();
+            }
+            encoders = null;
         }
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minitrace.query.Rows;
 import dev.minitrace.query.TraceTables;
 import dev.minitrace.query.parquet.TableSchema;
+import dev.minitrace.query.parquet.TableWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ class ParquetExportTest {
     void everyTableIsAFolderWithOnePartitionPerRecording() throws IOException {
         assertEquals("20231114-221320-build7-4242", id, "start (UTC), host, pid");
         for (TableSchema table : TraceTables.ALL) {
-            Path part = out.resolve(table.name()).resolve("recording=" + id).resolve(TraceTables.PART_FILE);
+            Path part = out.resolve(table.name()).resolve("recording=" + id).resolve(TableWriter.partFile(0));
             assertTrue(Files.isRegularFile(part), part.toString());
         }
         try (Stream<Path> s = Files.list(out)) {
