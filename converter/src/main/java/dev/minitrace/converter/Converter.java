@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * Converts a JFR recording to an {@code .mtlog} file: splits the file into chunks, lets a
+ * Converts a JFR recording to an {@code .mtlog} file, or to what another {@link TraceWriter} makes
+ * ({@link #convert(Path, Path, TraceWriterFactory, LongConsumer)}): splits the file into chunks, lets a
  * {@link RecordingSource} engine deliver them to a {@link RecordingCollector}, whose
  * {@link OrderingPipeline} puts each thread's records in exact order and hands them to a
  * {@link TraceWriter}, which only replaces the output once the file is complete. Problems in the input become warnings in the {@link ConversionReport};
