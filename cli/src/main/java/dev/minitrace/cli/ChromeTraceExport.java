@@ -20,7 +20,7 @@ final class ChromeTraceExport implements ExportFormat {
     }
 
     @Override
-    public ConversionReport export(Request r) throws IOException {
+    public int export(Request r) throws IOException {
         Timeline.Result result = Timeline.export(r.in(), r.out(), r.conversion(),
                 new TimelineOptions(r.from(), r.to(), r.maxEvents(), r.tempDir()), r.source(), r.tempDir(), r.progress());
         TimelineSummary t = result.timeline();
@@ -31,6 +31,8 @@ final class ChromeTraceExport implements ExportFormat {
                     + " %d later records not shown (narrow with --from/--to/--threads, or raise --max-events)%n",
                     r.out(), r.maxEvents(), t.cutAtNanos() / 1e9, t.cutRecords());
         }
-        return result.conversion();
+        ConversionReport report = result.conversion();
+        ConversionRun.warn(r.stderr(), "export", report, r.conversion());
+        return report.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;
     }
 }

@@ -1,6 +1,6 @@
 package dev.minitrace.cli;
 
-import dev.minitrace.converter.ConversionReport;
+import dev.minitrace.query.export.RecordingFacts;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.FragmentPolicy;
 import dev.minitrace.converter.TimeBound;
@@ -33,6 +33,12 @@ import picocli.CommandLine.Spec;
             "GCs and fragment points on the GC track. Open OUT in ui.perfetto.dev,",
             "chrome://tracing or speedscope. Times have the agent's tick resolution",
             "(docs/views.md).",
+            "",
+            "parquet: the tables of docs/query.md (records, calls, locks, threads, classes,",
+            "methods, gcs, fields, recording), zstd, in folder OUT, partitioned by",
+            "recording: the exports of many JVMs can share OUT, and exporting a recording",
+            "again replaces its tables. IN may also be an .mtlog. Query them with",
+            "mt query OUT, DuckDB or Spark.",
             ""},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
@@ -49,11 +55,16 @@ public final class ExportCommand implements Callable<Integer> {
             description = "The output format: ${COMPLETION-CANDIDATES}.")
     String format;
 
-    @Parameters(index = "0", paramLabel = "IN", description = "The JFR recording.")
+    @Parameters(index = "0", paramLabel = "IN", description = "The JFR recording (parquet: or an .mtlog).")
     Path in;
 
-    @Parameters(index = "1", paramLabel = "OUT", description = "The file to write.")
+    @Parameters(index = "1", paramLabel = "OUT", description = "The file to write (parquet: a folder, created when missing).")
     Path out;
+
+    @Option(names = "--host", paramLabel = "NAME",
+            description = "parquet: the host the recording was made on, for the recording table (default: this machine's name;"
+                    + " JFR records none).")
+    String host;
 
     @Option(names = "--from", paramLabel = "TIME",
             description = "Start of the time window: an ISO instant or a duration after the recording's start (5s, 250ms, PT1M).")
@@ -106,7 +117,11 @@ public final class ExportCommand implements Callable<Integer> {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }
         MemorySize.parse(memory);
-        ConversionRun.checkPaths(in, out, "a recording");
+        if (f.writesFolder()) {
+            checkFolder();
+        } else {
+            ConversionRun.checkPaths(in, out, "a recording");
+        }
         if (tempDir != null && !Files.isDirectory(tempDir)) {
             throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
         }
@@ -120,22 +135,40 @@ public final class ExportCommand implements Callable<Integer> {
             throw new CliException(in + " is an .mtlog, which has no time per record: " + format
                     + " needs the JFR recording it was converted from (docs/views.md)", ExitCodes.FAILED);
         }
+        if (kind == InputKind.MTLOG && !options.equals(ConvertOptions.defaults())) {
+            throw new CliException("--threads, --from, --to and --no-alloc apply to a JFR recording; " + in
+                    + " is an .mtlog, exported whole", ExitCodes.USAGE);
+        }
         if (kind == InputKind.OTHER) {
             throw new CliException(in + ": not a JFR recording" + (f.acceptsLog() ? " or an .mtlog file" : ""), ExitCodes.FAILED);
         }
-        ConversionReport report;
+        int status;
         try (Progress progress = Progress.forInput(in, "export")) {
-            report = f.export(new ExportFormat.Request(in, kind == InputKind.MTLOG, out, options, fromBound, toBound, maxEvents, source,
-                    tempDir, progress, spec.commandLine().getOut()));
+            status = f.export(new ExportFormat.Request(in, kind == InputKind.MTLOG, out, options, fromBound, toBound, maxEvents, source,
+                    tempDir, progress, host != null ? host : RecordingFacts.localHost(), spec.commandLine().getOut(), err));
         } catch (IOException | OutOfMemoryError e) {
             throw ConversionRun.failure(e, "export", in, out, memory);
         }
         spec.commandLine().getOut().flush();
-        if (report != null) {
-            ConversionRun.warn(err, "export", report, options);
-        }
         err.flush();
-        return report != null && report.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;
+        return status;
+    }
+
+    /** OUT of a format that writes a folder: not IN, and a folder or nothing yet in an existing folder. */
+    private void checkFolder() {
+        if (!Files.exists(in)) {
+            throw new CliException(in + ": no such file", ExitCodes.FAILED);
+        }
+        if (Files.isDirectory(in)) {
+            throw new CliException(in + ": is a directory, not a recording or an .mtlog", ExitCodes.FAILED);
+        }
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new CliException("cannot write " + out + ": not a folder (" + format + " writes a folder of tables)", ExitCodes.FAILED);
+        }
+        Path dir = out.toAbsolutePath().getParent();
+        if (!Files.exists(out) && (dir == null || !Files.isDirectory(dir))) {
+            throw new CliException("cannot write " + out + ": no such directory " + dir, ExitCodes.FAILED);
+        }
     }
 
     private ConvertOptions options() {

@@ -1,6 +1,5 @@
 package dev.minitrace.cli;
 
-import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.TimeBound;
 import dev.minitrace.converter.jfr.RecordingSource;
@@ -28,10 +27,12 @@ interface ExportFormat {
      * @param source     the JFR reading engine
      * @param tempDir    where waiting records go (null: beside OUT)
      * @param progress   progress of the reading, by input offset
+     * @param host       the host the recording was made on ({@code --host}; parquet's recording table)
      * @param stdout     where the one-line summary goes
+     * @param stderr     where warnings go, one line each
      */
     record Request(Path in, boolean log, Path out, ConvertOptions conversion, TimeBound from, TimeBound to, long maxEvents,
-            RecordingSource source, Path tempDir, LongConsumer progress, PrintWriter stdout) {
+            RecordingSource source, Path tempDir, LongConsumer progress, String host, PrintWriter stdout, PrintWriter stderr) {
     }
 
     /** One line for {@code mt export --help}. */
@@ -40,9 +41,15 @@ interface ExportFormat {
     /** True when the format can be made from an {@code .mtlog} as well as from a recording. */
     boolean acceptsLog();
 
+    /** True when OUT is a folder (which may exist and already hold other exports), false when it is one file. */
+    default boolean writesFolder() {
+        return false;
+    }
+
     /**
-     * Writes {@code r.in()} to {@code r.out()} and prints a one-line summary; returns the
-     * conversion's report (null when no conversion ran).
+     * Writes {@code r.in()} to {@code r.out()}, prints a one-line summary and the input's warnings,
+     * and returns the exit status: {@link ExitCodes#OK}, or {@link ExitCodes#PARTIAL} when the
+     * input was truncated or lost data.
      */
-    ConversionReport export(Request r) throws IOException;
+    int export(Request r) throws IOException;
 }

@@ -11,6 +11,7 @@ final class ExportFormats implements Iterable<String> {
 
     static {
         FORMATS.put("chrome-trace", new ChromeTraceExport());
+        FORMATS.put("parquet", new ParquetFormat());
     }
 
     /** The format called {@code name}, or null. */

@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * Converts a JFR recording to an {@code .mtlog} file: splits the file into chunks, lets a
+ * Converts a JFR recording to an {@code .mtlog} file, or to what another {@link TraceWriter} makes
+ * ({@link #convert(Path, Path, TraceWriterFactory, LongConsumer)}): splits the file into chunks, lets a
  * {@link RecordingSource} engine deliver them to a {@link RecordingCollector}, whose
  * {@link OrderingPipeline} puts each thread's records in exact order and hands them to a
  * {@link TraceWriter}, which only replaces the output once the file is complete. Problems in the input become warnings in the {@link ConversionReport};
@@ -83,7 +84,7 @@ public final class Converter {
             long maxPending = Long.getLong("minitrace.maxPendingEvents", Long.MAX_VALUE);
             // The pipeline writes on a thread of its own: closing it waits for that before the writer closes.
             try (OrderingPipeline pipeline = new OrderingPipeline(table, emitter, gcs, audit,
-                    writer.order() == TraceWriter.Order.TIME, meter, slotBudget(), maxPending,
+                    writer.order() == TraceWriter.Order.TIME, meter, slotBudget(writer.heapBytes()), maxPending,
                     !Boolean.getBoolean("minitrace.serialWrite"),
                     dir, out.getFileName().toString())) {
                 RecordingCollector collector = new RecordingCollector(table, gcs, pipeline, emitter, progress, report);
@@ -125,7 +126,8 @@ public final class Converter {
 
     /**
      * Heap kept for everything but the waiting records' columns: the engine's 1 MB read window and
-     * constant pools, the id tables, the writer's buffers (16 MB), merge blocks and spill cursors.
+     * constant pools, the id tables, the writer's buffers (16 MB for an {@code .mtlog}; a writer
+     * that needs more says so, {@link TraceWriter#heapBytes}), merge blocks and spill cursors.
      */
     static final long FIXED_HEAP_BYTES = 96L << 20;
 
@@ -136,8 +138,9 @@ public final class Converter {
      * {@link OrderingPipeline}, so that is at most half the budget more) and for sorting one. The
      * global layout holds about two chunks: 156 MB of columns for the standard bench recording.
      */
-    static long slotBudget() {
-        long free = Runtime.getRuntime().maxMemory() - FIXED_HEAP_BYTES;
+    static long slotBudget(long writerHeapBytes) {
+        long fixed = FIXED_HEAP_BYTES + Math.max(0, writerHeapBytes - TraceWriter.DEFAULT_HEAP_BYTES);
+        long free = Runtime.getRuntime().maxMemory() - fixed;
         return Math.max(4L << 20, free / 5 * 3);
     }
 }

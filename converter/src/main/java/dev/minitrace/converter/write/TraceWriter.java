@@ -41,4 +41,15 @@ public interface TraceWriter extends Closeable {
 
     /** All records were delivered; {@code tables} names every id they use. Completes the output. */
     void finish(MtlogInfo tables) throws IOException;
+
+    /**
+     * The heap this writer holds at most (its buffers), which the converter keeps free beside the
+     * records that wait; the default is what the {@code .mtlog} writers need.
+     */
+    default long heapBytes() {
+        return DEFAULT_HEAP_BYTES;
+    }
+
+    /** The {@code .mtlog} writers' buffers: 16 MB. */
+    long DEFAULT_HEAP_BYTES = 16L << 20;
 }

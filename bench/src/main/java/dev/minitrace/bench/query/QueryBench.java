@@ -1,0 +1,167 @@
+package dev.minitrace.bench.query;
+
+import dev.minitrace.bench.BenchPaths;
+import dev.minitrace.bench.ChildJvm;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The Parquet export and the named queries on the converter benchmark's standard recording
+ * (made by {@code bench/run convert}, cached), as users run them: in each round {@code bin/mt
+ * convert} to an {@code .mtlog} and {@code bin/mt export --format parquet} of the same recording,
+ * then every named question with {@code bin/mt query} on the export, each under
+ * {@code /usr/bin/time} for the peak RSS of the whole process. Prints medians, the sizes of the
+ * {@code .jfr}, the {@code .mtlog} and the export (per table), and the load average.
+ *
+ * <p>Usage: {@code QueryBench [--java JDK_HOME] [--rounds N] [--recording FILE] [--keep]}
+ * ({@code --recording}: another copy of the standard recording; {@code --keep} leaves the export in
+ * {@code bench/target/query-bench/}).
+ */
+public final class QueryBench {
+    private QueryBench() {
+    }
+
+    /** Entry point. */
+    public static void main(String[] args) throws Exception {
+        Path javaHome = Path.of(System.getProperty("java.home"));
+        int rounds = 3;
+        boolean keep = false;
+        Path recording = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--java" -> javaHome = Path.of(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--keep" -> keep = true;
+                case "--recording" -> recording = Path.of(args[++i]).toAbsolutePath();
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (expected --java, --rounds, --recording, --keep)");
+            }
+        }
+        Path root = BenchPaths.projectRoot();
+        Path jfr = recording != null ? recording : root.resolve("bench/target/convert-bench-buffered.jfr");
+        if (!Files.isRegularFile(jfr)) {
+            throw new IllegalStateException(jfr + " is missing: make it with bench/run convert --rounds 0");
+        }
+        Path mt = root.resolve("bin/mt");
+        Path work = root.resolve("bench/target/query-bench");
+        Path log = work.resolve("bench.mtlog");
+        Path tables = work.resolve("tables");
+        Files.createDirectories(work);
+        System.out.printf(Locale.ROOT, "Recording %s (%,d bytes), JDK %d, %d rounds, load %s%n", jfr.getFileName(), Files.size(jfr),
+                new ChildJvm(javaHome, BenchPaths.benchJar()).featureVersion(), rounds, load());
+        Map<String, List<double[]>> runs = new LinkedHashMap<>();
+        for (int r = 0; r < rounds; r++) {
+            Files.deleteIfExists(log);
+            delete(tables);
+            record(runs, "bin/mt convert (thread layout)", time(javaHome, mt, List.of("convert", jfr.toString(), log.toString())));
+            record(runs, "bin/mt export --format parquet", time(javaHome, mt, List.of("export", "--format", "parquet", jfr.toString(),
+                    tables.toString())));
+            System.out.printf(Locale.ROOT, "  round %d done, load %s%n", r + 1, load());
+        }
+        String[] gcs = new String(run(javaHome, mt, List.of("query", tables.toString(), "--format", "csv",
+                "SELECT min(gc_id), max(gc_id) FROM gcs")), StandardCharsets.UTF_8).lines().skip(1).findFirst().orElseThrow().split(",");
+        Map<String, List<String>> questions = new LinkedHashMap<>();
+        questions.put("--top-methods", List.of("--top-methods"));
+        questions.put("--call-tree TracedTree::level", List.of("--call-tree", "TracedTree::level"));
+        questions.put("--slow-calls TracedTree::level --over 1ms", List.of("--slow-calls", "TracedTree::level", "--over", "1ms"));
+        questions.put("--lock-holds", List.of("--lock-holds"));
+        questions.put("--alloc-by-site", List.of("--alloc-by-site"));
+        questions.put("--between-gcs " + gcs[0] + " " + gcs[1], List.of("--between-gcs", gcs[0], gcs[1]));
+        for (int r = 0; r < rounds; r++) {
+            for (Map.Entry<String, List<String>> q : questions.entrySet()) {
+                List<String> cmd = new ArrayList<>(List.of("query", tables.toString()));
+                cmd.addAll(q.getValue());
+                record(runs, "bin/mt query " + q.getKey(), time(javaHome, mt, cmd));
+            }
+        }
+        System.out.printf(Locale.ROOT, "%nload after: %s%n%-58s %9s %13s%n", load(), "command", "median s", "peak RSS MiB");
+        for (Map.Entry<String, List<double[]>> e : runs.entrySet()) {
+            double[] s = e.getValue().stream().mapToDouble(v -> v[0]).toArray();
+            double[] m = e.getValue().stream().mapToDouble(v -> v[1]).toArray();
+            System.out.printf(Locale.ROOT, "%-58s %9.2f %13.0f%n", e.getKey(), ChildJvm.median(s), ChildJvm.median(m) / 1024);
+        }
+        long mtlog = Files.size(log);
+        long parquet = size(tables);
+        System.out.printf(Locale.ROOT, "%nSizes: .jfr %,d bytes; .mtlog %,d bytes; Parquet %,d bytes (%.3f of the .mtlog, %.3f of the .jfr)%n",
+                Files.size(jfr), mtlog, parquet, parquet / (double) mtlog, parquet / (double) Files.size(jfr));
+        try (Stream<Path> t = Files.list(tables)) {
+            for (Path table : t.sorted().toList()) {
+                System.out.printf(Locale.ROOT, "  %-10s %,15d bytes%n", table.getFileName(), size(table));
+            }
+        }
+        Files.deleteIfExists(log);
+        if (!keep) {
+            delete(tables);
+        }
+    }
+
+    private static void record(Map<String, List<double[]>> runs, String name, double[] result) {
+        runs.computeIfAbsent(name, k -> new ArrayList<>()).add(result);
+        System.out.printf(Locale.ROOT, "  %s: %.2f s, %.0f MiB RSS%n", name, result[0], result[1] / 1024);
+    }
+
+    /** Runs {@code mt args} under /usr/bin/time; returns seconds and peak RSS (KiB). Exit status 0 or 3 only. */
+    private static double[] time(Path javaHome, Path mt, List<String> args) throws IOException, InterruptedException {
+        Path times = Files.createTempFile("query-bench", ".time");
+        try {
+            List<String> cmd = new ArrayList<>(List.of("/usr/bin/time", "-o", times.toString(), "-f", "%e %M", mt.toString()));
+            cmd.addAll(args);
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().put("JAVA_HOME", javaHome.toString());
+            int rc = pb.start().waitFor();
+            String[] t = Files.readString(times).trim().split("\\s+");
+            if (rc != 0 && rc != 3) {
+                throw new IOException("bin/mt " + String.join(" ", args) + " exited with status " + rc);
+            }
+            return new double[] {Double.parseDouble(t[t.length - 2]), Double.parseDouble(t[t.length - 1])};
+        } finally {
+            Files.deleteIfExists(times);
+        }
+    }
+
+    private static byte[] run(Path javaHome, Path mt, List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(mt.toString()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("JAVA_HOME", javaHome.toString());
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (p.waitFor() != 0) {
+            throw new IOException("bin/mt " + String.join(" ", args) + " failed");
+        }
+        return out;
+    }
+
+    private static long size(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static String load() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+}

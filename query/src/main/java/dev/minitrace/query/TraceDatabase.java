@@ -1,0 +1,79 @@
+package dev.minitrace.query;
+
+import dev.minitrace.query.parquet.TableSchema;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+
+/**
+ * An embedded DuckDB (in memory, in this process) on a folder of exported tables: each table of
+ * {@link TraceTables} is a view over its Parquet files, with the {@code recording} partition as a
+ * column, so {@code SELECT ... FROM calls} works at once. DuckDB's own memory counts towards the
+ * process, so it gets a limit, a number of threads and a folder to spill to.
+ */
+public final class TraceDatabase implements AutoCloseable {
+    private final Connection connection;
+
+    private TraceDatabase(Connection connection) {
+        this.connection = connection;
+    }
+
+    /**
+     * Opens DuckDB on {@code folder}.
+     *
+     * @param memoryBytes DuckDB's {@code memory_limit}
+     * @param threads     DuckDB's worker threads
+     * @param spillDir    where DuckDB spills what does not fit ({@code temp_directory})
+     */
+    public static TraceDatabase open(Path folder, long memoryBytes, int threads, Path spillDir) throws SQLException {
+        try {
+            Class.forName("org.duckdb.DuckDBDriver");
+        } catch (ClassNotFoundException e) {
+            throw new SQLException("DuckDB's JDBC driver is not on the class path", e);
+        }
+        Properties p = new Properties();
+        // Settings DuckDB must have before it allocates anything.
+        p.setProperty("memory_limit", (memoryBytes >> 20) + "MB");
+        p.setProperty("threads", Integer.toString(threads));
+        p.setProperty("temp_directory", spillDir.toAbsolutePath().toString());
+        // Nothing is ever downloaded: Parquet support is built into the driver.
+        p.setProperty("autoinstall_known_extensions", "false");
+        p.setProperty("autoload_known_extensions", "false");
+        Connection c = DriverManager.getConnection("jdbc:duckdb:", p);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET enable_progress_bar = false");
+            for (TableSchema t : TraceTables.ALL) {
+                s.execute("CREATE VIEW " + t.name() + " AS SELECT * FROM " + scan(folder, t.name()));
+            }
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return new TraceDatabase(c);
+    }
+
+    /** The DuckDB table function that reads table {@code table} of export folder {@code folder}. */
+    static String scan(Path folder, String table) {
+        String glob = folder.toAbsolutePath().resolve(table).toString() + "/*/*.parquet";
+        return "read_parquet(" + literal(glob) + ", hive_partitioning = true, hive_types = {'" + TraceTables.RECORDING_COLUMN
+                + "': VARCHAR})";
+    }
+
+    /** {@code s} as an SQL string literal. */
+    public static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    /** The connection, with the views. */
+    public Connection connection() {
+        return connection;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}

@@ -1,0 +1,131 @@
+package dev.minitrace.query;
+
+import static dev.minitrace.query.parquet.TableSchema.Kind.BOOLEAN;
+import static dev.minitrace.query.parquet.TableSchema.Kind.INT;
+import static dev.minitrace.query.parquet.TableSchema.Kind.LONG;
+import static dev.minitrace.query.parquet.TableSchema.Kind.STRING;
+import static dev.minitrace.query.parquet.TableSchema.optional;
+import static dev.minitrace.query.parquet.TableSchema.optionalRandom;
+import static dev.minitrace.query.parquet.TableSchema.required;
+
+import dev.minitrace.query.parquet.TableSchema;
+import java.util.List;
+
+/**
+ * The tables of an exported trace and their columns: the stable schema that {@code docs/query.md}
+ * documents column by column (a test holds the two together). Every table lies in its folder,
+ * partitioned by recording ({@code <table>/recording=<id>/part-<n>.parquet}), so the exports of many
+ * JVMs can share one folder and every engine that reads Hive-style partitions sees a
+ * {@code recording} column. Times are ns since the epoch, durations ns; ids are the {@code .mtlog}
+ * ids ({@code docs/mtlog-format.md}).
+ */
+public final class TraceTables {
+    private TraceTables() {
+    }
+
+    /** One row per record, in each thread's order. */
+    public static final TableSchema RECORDS = new TableSchema("records", List.of(
+            required("thread", LONG),
+            required("seq", LONG),
+            required("kind", STRING),
+            optional("time_ns", LONG),
+            optional("fragment", LONG),
+            optional("method_id", LONG),
+            optional("call_seq", LONG),
+            optional("class_id", LONG),
+            optional("field_id", LONG),
+            optional("bci", INT),
+            optionalRandom("object_id", LONG)));
+
+    /** One row per call: a method's entry and its exit. */
+    public static final TableSchema CALLS = new TableSchema("calls", List.of(
+            required("thread", LONG),
+            optional("call_seq", LONG),
+            optional("exit_seq", LONG),
+            optional("parent_seq", LONG),
+            required("depth", INT),
+            required("method_id", LONG),
+            required("stack_id", LONG),
+            optional("parent_stack_id", LONG),
+            optional("entry_ns", LONG),
+            optional("exit_ns", LONG),
+            optional("duration_ns", LONG),
+            optional("self_ns", LONG),
+            optional("exit_bci", INT),
+            optional("exceptional", BOOLEAN)));
+
+    /** One row per monitor hold: an acquire and its release. */
+    public static final TableSchema LOCKS = new TableSchema("locks", List.of(
+            required("thread", LONG),
+            optional("acquire_seq", LONG),
+            optional("release_seq", LONG),
+            required("object_id", LONG),
+            required("class_id", LONG),
+            optional("method_id", LONG),
+            optional("call_seq", LONG),
+            optional("acquire_bci", INT),
+            optional("release_bci", INT),
+            optional("acquire_ns", LONG),
+            optional("release_ns", LONG),
+            optional("hold_ns", LONG)));
+
+    /** The traced threads. */
+    public static final TableSchema THREADS = new TableSchema("threads", List.of(
+            required("thread", LONG),
+            optional("java_thread_id", LONG),
+            required("name", STRING)));
+
+    /** The classes of the objects that locks and allocations name. */
+    public static final TableSchema CLASSES = new TableSchema("classes", List.of(
+            required("class_id", LONG),
+            required("name", STRING)));
+
+    /** The traced methods. */
+    public static final TableSchema METHODS = new TableSchema("methods", List.of(
+            required("method_id", LONG),
+            required("class_name", STRING),
+            required("method_name", STRING),
+            required("descriptor", STRING)));
+
+    /** The garbage collections of the recording. */
+    public static final TableSchema GCS = new TableSchema("gcs", List.of(
+            required("gc_id", LONG),
+            optional("name", STRING),
+            optional("cause", STRING),
+            required("start_ns", LONG),
+            optional("duration_ns", LONG),
+            optional("point_ns", LONG)));
+
+    /** Fields that records name: none yet, since the agent records no field accesses. */
+    public static final TableSchema FIELDS = new TableSchema("fields", List.of(
+            required("field_id", LONG),
+            required("class_id", LONG),
+            required("name", STRING),
+            required("descriptor", STRING)));
+
+    /** One row: the recording the other tables come from. */
+    public static final TableSchema RECORDING = new TableSchema("recording", List.of(
+            required("source", STRING),
+            required("format", STRING),
+            optional("start_ns", LONG),
+            optional("end_ns", LONG),
+            optional("host", STRING),
+            optional("pid", LONG),
+            optional("jvm_name", STRING),
+            optional("jvm_version", STRING),
+            optional("jvm_arguments", STRING),
+            optional("java_arguments", STRING),
+            optional("jvm_start_ns", LONG),
+            optional("young_collector", STRING),
+            optional("old_collector", STRING),
+            required("records", LONG),
+            required("calls", LONG),
+            required("locks", LONG),
+            required("threads", LONG)));
+
+    /** Every table, in the order the docs list them. */
+    public static final List<TableSchema> ALL = List.of(RECORDS, CALLS, LOCKS, THREADS, CLASSES, METHODS, GCS, FIELDS, RECORDING);
+
+    /** The partition column every table has. */
+    public static final String RECORDING_COLUMN = "recording";
+}

@@ -1,0 +1,185 @@
+package dev.minitrace.query.export;
+
+import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
+
+import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.write.TraceWriter;
+import dev.minitrace.query.TraceTables;
+import dev.minitrace.query.parquet.TableSchema;
+import dev.minitrace.query.parquet.TableWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The Parquet export, a {@link TraceWriter}: the tables of {@link TraceTables} in folder
+ * {@code out}, each as {@code <table>/recording=<id>/part-<n>.parquet}. Records come in each thread's
+ * exact order ({@link Order#THREAD}), which the {@code calls} and {@code locks} tables need
+ * ({@link ThreadTrace}). The files are written in a hidden folder inside {@code out} and moved to
+ * their places only when complete, replacing an earlier export of the same recording; other
+ * recordings' partitions in {@code out} stay.
+ */
+public final class ParquetExport implements TraceWriter {
+    /** Row groups of the large tables: at most this many rows... */
+    static final int ROW_GROUP_ROWS = 1 << 20;
+    /** ... and this many buffered bytes, so the large tables' four files hold at most about 4 x 16 MB. */
+    static final long ROW_GROUP_BYTES = 16L << 20;
+
+    private final Path out;
+    private final RecordingFacts facts;
+    private final String id;
+    private final Path staging;
+    private final TableWriter records;
+    private final TableWriter calls;
+    private final TableWriter locks;
+    private final Map<Long, ThreadTrace> threads = new LinkedHashMap<>();
+    private final Map<Long, Long> gcPoints = new HashMap<>();
+    private ThreadTrace last;
+    private long fragmentOfNewThreads = NULL_LONG;
+    private long endNanos = NULL_LONG;
+    private boolean finished;
+
+    /** Starts an export of the recording {@code facts} describes into folder {@code out} (created when missing). */
+    public ParquetExport(Path out, RecordingFacts facts) throws IOException {
+        this.out = out.toAbsolutePath();
+        this.facts = facts;
+        this.id = facts.id();
+        Files.createDirectories(this.out);
+        this.staging = Files.createTempDirectory(this.out, ".export-");
+        TableWriter r = null;
+        TableWriter c = null;
+        try {
+            // records are four rows in five: two parts encode them on two threads
+            r = open(TraceTables.RECORDS, 2);
+            r.codes(TraceTables.RECORDS.index("kind"), ThreadTrace.KINDS);
+            c = open(TraceTables.CALLS, 1);
+            this.locks = open(TraceTables.LOCKS, 1);
+        } catch (IOException | RuntimeException e) {
+            if (r != null) {
+                r.abandon();
+            }
+            if (c != null) {
+                c.abandon();
+            }
+            Folders.deleteTree(staging);
+            throw e;
+        }
+        this.records = r;
+        this.calls = c;
+    }
+
+    private TableWriter open(TableSchema table, int parts) throws IOException {
+        Path dir = staging.resolve(table.name());
+        Files.createDirectories(dir);
+        Map<String, String> meta = Map.of("minitrace.recording", id, "minitrace.table", table.name());
+        // Encoding is most of the work: each large table encodes on threads of its own
+        return new TableWriter(table, dir, parts, ROW_GROUP_ROWS, ROW_GROUP_BYTES, meta).background("minitrace-export-" + table.name());
+    }
+
+    /** The recording's id: the {@code recording} partition value of every table. */
+    public String recordingId() {
+        return id;
+    }
+
+    /** The rows written to {@code records}, {@code calls} and {@code locks}. */
+    public long[] rows() {
+        return new long[] {records.rows(), calls.rows(), locks.rows()};
+    }
+
+    @Override
+    public Order order() {
+        return Order.THREAD;
+    }
+
+    @Override
+    public long heapBytes() {
+        // Four files' row groups (two of records, calls, locks), their page and dictionary buffers, the slices.
+        return 80L << 20;
+    }
+
+    @Override
+    public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
+        ThreadTrace t = trace(threadKey);
+        for (int i = from; i < to; i++) {
+            t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
+        }
+        if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {
+            endNanos = time[to - 1];
+        }
+    }
+
+    private ThreadTrace trace(long threadKey) {
+        ThreadTrace t = last;
+        if (t == null || t.key != threadKey) {
+            t = threads.get(threadKey);
+            if (t == null) {
+                t = new ThreadTrace(threadKey);
+                t.fragment = fragmentOfNewThreads;
+                threads.put(threadKey, t);
+            }
+            last = t;
+        }
+        return t;
+    }
+
+    /** {@inheritDoc} {@code threadKey} -1 (an {@code .mtlog}'s global layout) starts the fragment in every thread. */
+    @Override
+    public void fragment(long threadKey, long gcId, long startNanos) {
+        gcPoints.putIfAbsent(gcId, startNanos);
+        if (threadKey == -1) {
+            fragmentOfNewThreads = gcId;
+            for (ThreadTrace t : threads.values()) {
+                t.fragment = gcId;
+            }
+        } else {
+            trace(threadKey).fragment = gcId;
+        }
+    }
+
+    @Override
+    public void finish(MtlogInfo tables) throws IOException {
+        for (ThreadTrace t : threads.values()) {
+            t.finish(calls, locks);
+        }
+        records.close();
+        calls.close();
+        locks.close();
+        Dimensions.write(staging, tables, gcPoints, Map.of("minitrace.recording", id));
+        Dimensions.recording(staging, facts, endNanos, records.rows(), calls.rows(), locks.rows(), tables.threads().size(),
+                Map.of("minitrace.recording", id));
+        publish();
+        finished = true;
+    }
+
+    /** Moves each table's files to {@code out/<table>/recording=<id>/}, replacing what an earlier export of the recording left. */
+    private void publish() throws IOException {
+        for (TableSchema t : TraceTables.ALL) {
+            Path partition = out.resolve(t.name()).resolve(TraceTables.RECORDING_COLUMN + "=" + id);
+            Files.createDirectories(partition.getParent());
+            Path old = null;
+            if (Files.exists(partition)) {
+                old = Files.createTempDirectory(partition.getParent(), ".old-");
+                Files.move(partition, old.resolve("x"));
+            }
+            // a rename within out: the partition appears whole
+            Files.move(staging.resolve(t.name()), partition);
+            if (old != null) {
+                Folders.deleteTree(old);
+            }
+        }
+    }
+
+    /** Without {@link #finish}: nothing of this export is left in {@code out}. */
+    @Override
+    public void close() throws IOException {
+        if (!finished) {
+            records.abandon();
+            calls.abandon();
+            locks.abandon();
+        }
+        Folders.deleteTree(staging);
+    }
+}

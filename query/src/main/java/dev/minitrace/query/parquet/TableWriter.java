@@ -1,0 +1,300 @@
+package dev.minitrace.query.parquet;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.parquet.io.api.Binary;
+
+/**
+ * Rows of one table, gathered in primitive columns and written a slice at a time to the table's
+ * Parquet files ({@code part-0.parquet}, {@code part-1.parquet}, ... in one folder). A caller
+ * fills row {@link #next()} through the column arrays ({@link #longs}, {@link #ints},
+ * {@link #bytes}) by the column's index in the schema, reading the arrays anew after each
+ * {@code next()}; nulls are the sentinels of {@link ParquetFile}. A STRING column is written from
+ * byte codes into the values given to {@link #codes}, or row by row with {@link #string}.
+ *
+ * <p>With {@code parts} of 1 the slices are written by the caller. With more, or after
+ * {@link #background}, each part encodes on a thread of its own: a full slice goes to the next
+ * part in turn while the caller fills another slice, so the encoding (most of an export's work)
+ * runs beside the converter's threads and on every core. Rows keep their order within a part,
+ * not across parts.
+ */
+public final class TableWriter implements Closeable {
+    /** Rows per slice: the columns of a slice stay in the CPU's caches while they are written. */
+    public static final int SLICE = 4096;
+
+    private final TableSchema schema;
+    private final ParquetFile[] files;
+    /** Per column, by index: the values of the slice being filled (only the arrays of the column's kind exist). */
+    public long[][] longs;
+    /** See {@link #longs}. */
+    public int[][] ints;
+    /** BOOLEAN (0, 1, other = null) and STRING code columns. */
+    public byte[][] bytes;
+    private String[][] strings;
+    private final Binary[][] codes;
+    /** A ring of parts + 1 slices: the one filling and one per part being encoded. */
+    private Slice[] slices;
+    private int filling;
+    private long flushes;
+    private int n;
+    private long written;
+    private ExecutorService[] encoders;
+    private Future<?>[] encoding;
+
+    /** The arrays of one slice. */
+    private static final class Slice {
+        final long[][] longs;
+        final int[][] ints;
+        final byte[][] bytes;
+        final String[][] strings;
+
+        Slice(TableSchema schema) {
+            int k = schema.columns().size();
+            longs = new long[k][];
+            ints = new int[k][];
+            bytes = new byte[k][];
+            strings = new String[k][];
+            for (int c = 0; c < k; c++) {
+                switch (schema.columns().get(c).kind()) {
+                    case LONG -> longs[c] = new long[SLICE];
+                    case INT -> ints[c] = new int[SLICE];
+                    case BOOLEAN -> bytes[c] = new byte[SLICE];
+                    case STRING -> {
+                        bytes[c] = new byte[SLICE];
+                        strings[c] = new String[SLICE];
+                    }
+                    default -> throw new IllegalStateException();
+                }
+            }
+        }
+    }
+
+    /**
+     * A table written to {@code parts} files {@code dir/part-<i>.parquet}, with row groups of at
+     * most {@code rowGroupRows} rows and {@code rowGroupBytes} bytes each.
+     */
+    public TableWriter(TableSchema schema, Path dir, int parts, int rowGroupRows, long rowGroupBytes, Map<String, String> metadata)
+            throws IOException {
+        this.schema = schema;
+        this.codes = new Binary[schema.columns().size()][];
+        this.files = new ParquetFile[parts];
+        try {
+            for (int p = 0; p < parts; p++) {
+                files[p] = new ParquetFile(dir.resolve(partFile(p)), schema.parquet(), schema.randomColumns(), rowGroupRows,
+                        rowGroupBytes, metadata);
+            }
+        } catch (IOException | RuntimeException e) {
+            for (ParquetFile f : files) {
+                if (f != null) {
+                    f.abandon();
+                }
+            }
+            throw e;
+        }
+        slices = new Slice[] {new Slice(schema)};
+        use(slices[0]);
+        if (parts > 1) {
+            background("minitrace-" + schema.name());
+        }
+    }
+
+    /** The name of part {@code p}'s file. */
+    public static String partFile(int p) {
+        return "part-" + p + ".parquet";
+    }
+
+    private void use(Slice s) {
+        longs = s.longs;
+        ints = s.ints;
+        bytes = s.bytes;
+        strings = s.strings;
+    }
+
+    /** From now on each part encodes on a thread of its own (named {@code name-<part>}) while the next slice fills. */
+    public TableWriter background(String name) {
+        if (encoders != null) {
+            return this;
+        }
+        Slice[] ring = new Slice[files.length + 1];
+        ring[0] = slices[0];
+        for (int i = 1; i < ring.length; i++) {
+            ring[i] = new Slice(schema);
+        }
+        slices = ring;
+        encoders = new ExecutorService[files.length];
+        encoding = new Future<?>[files.length];
+        for (int p = 0; p < files.length; p++) {
+            String thread = name + "-" + p;
+            encoders[p] = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, thread);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return this;
+    }
+
+    /** STRING column {@code c} is written from codes: code {@code i} stands for {@code values[i]}. */
+    public void codes(int c, String... values) {
+        Binary[] b = new Binary[values.length];
+        for (int i = 0; i < values.length; i++) {
+            b[i] = Binary.fromConstantByteArray(values[i].getBytes(StandardCharsets.UTF_8));
+        }
+        codes[c] = b;
+    }
+
+    /** The index of the row to fill; the slice is written first when it is full. */
+    public int next() throws IOException {
+        if (n == SLICE) {
+            flush();
+        }
+        return n++;
+    }
+
+    /** Sets STRING column {@code c} of row {@code row} to {@code s} (null allowed), for tables of few rows. */
+    public void string(int row, int c, String s) {
+        strings[c][row] = s;
+    }
+
+    /** Writes the rows gathered so far (in the background: hands them to the next part's thread). */
+    public void flush() throws IOException {
+        if (n == 0) {
+            return;
+        }
+        Slice full = slices[filling];
+        int rows = n;
+        int part = (int) (flushes++ % files.length);
+        written += rows;
+        n = 0;
+        if (encoders == null) {
+            write(files[part], full, rows);
+            return;
+        }
+        // The part's previous slice is the next one to fill (the ring has one slice more than parts).
+        await(part);
+        ParquetFile file = files[part];
+        encoding[part] = encoders[part].submit(() -> {
+            try {
+                write(file, full, rows);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        filling = (filling + 1) % slices.length;
+        use(slices[filling]);
+    }
+
+    /** Waits for part {@code p}'s slice in the background; its failure is this writer's. */
+    private void await(int p) throws IOException {
+        Future<?> f = encoding[p];
+        if (f == null) {
+            return;
+        }
+        encoding[p] = null;
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while a slice of " + schema.name() + " was written");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    private void write(ParquetFile file, Slice s, int rows) throws IOException {
+        for (int c = 0; c < s.longs.length; c++) {
+            switch (schema.columns().get(c).kind()) {
+                case LONG -> file.longs(c, s.longs[c], rows);
+                case INT -> file.ints(c, s.ints[c], rows);
+                case BOOLEAN -> file.booleans(c, s.bytes[c], rows);
+                case STRING -> {
+                    if (codes[c] != null) {
+                        file.codes(c, s.bytes[c], codes[c], rows);
+                    } else {
+                        for (int i = 0; i < rows; i++) {
+                            file.string(c, s.strings[c][i]);
+                            s.strings[c][i] = null;
+                        }
+                    }
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+        file.endRows(rows);
+    }
+
+    /** Rows written or gathered. */
+    public long rows() {
+        return written + n;
+    }
+
+    /** Writes what is gathered and completes the files. */
+    @Override
+    public void close() throws IOException {
+        try {
+            flush();
+            if (encoders != null) {
+                for (int p = 0; p < files.length; p++) {
+                    await(p);
+                }
+            }
+            for (ParquetFile f : files) {
+                f.close();
+            }
+        } finally {
+            stopEncoders();
+        }
+    }
+
+    /** Stops without completing the files. */
+    public void abandon() {
+        if (encoders != null) {
+            for (int p = 0; p < files.length; p++) {
+                Future<?> f = encoding[p];
+                if (f != null) {
+                    f.cancel(false);
+                    try {
+                        f.get();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (ExecutionException | CancellationException e) {
+                        // abandoned: what the slice met no longer matters
+                    }
+                }
+            }
+        }
+        stopEncoders();
+        for (ParquetFile f : files) {
+            f.abandon();
+        }
+    }
+
+    private void stopEncoders() {
+        if (encoders != null) {
+            for (ExecutorService e : encoders) {
+                e.shutdown();
+            }
+            encoders = null;
+        }
+    }
+}
