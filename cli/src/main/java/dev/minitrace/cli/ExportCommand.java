@@ -80,6 +80,14 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--no-alloc", description = "Leave out the allocations.")
     boolean noAlloc;
 
+    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc",
+            description = "The record kinds to keep, a subset of method,lock,alloc,gc (default: all).")
+    String events;
+
+    @Option(names = "--fragments", paramLabel = "moving|all|none", defaultValue = "moving",
+            description = "Which GCs start a fragment: those that can move objects (default), every GC, or none.")
+    String fragments;
+
     @Option(names = "--max-events", paramLabel = "N", defaultValue = "" + TimelineOptions.DEFAULT_MAX_EVENTS,
             description = "chrome-trace: once N events are written no slice begins (open calls still end, so calls stay whole);"
                     + " default ${DEFAULT-VALUE}, about what speedscope and chrome://tracing open.")
@@ -136,7 +144,7 @@ public final class ExportCommand implements Callable<Integer> {
                     + " needs the JFR recording it was converted from (docs/views.md)", ExitCodes.FAILED);
         }
         if (kind == InputKind.MTLOG && !options.equals(ConvertOptions.defaults())) {
-            throw new CliException("--threads, --from, --to and --no-alloc apply to a JFR recording; " + in
+            throw new CliException("--threads, --events, --from, --to, --fragments and --no-alloc apply to a JFR recording; " + in
                     + " is an .mtlog, exported whole", ExitCodes.USAGE);
         }
         if (kind == InputKind.OTHER) {
@@ -180,11 +188,11 @@ public final class ExportCommand implements Callable<Integer> {
                     wanted.add(t.trim());
                 }
             }
-            int mask = ConvertOptions.ALL_TYPES;
+            int mask = ConvertOptions.parseEvents(events);
             if (noAlloc) {
                 mask &= ~(1 << MtlogFormat.OBJECT_ALLOC);
             }
-            return new ConvertOptions(false, FragmentPolicy.MOVING, from == null ? null : TimeBound.parse(from),
+            return new ConvertOptions(false, FragmentPolicy.parse(fragments), from == null ? null : TimeBound.parse(from),
                     to == null ? null : TimeBound.parse(to), wanted, mask);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);

@@ -16,7 +16,6 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             DemoCommand.class,
             ConvertCommand.class,
-            ExportCommand.class,
             QueryCommand.class,
             PrintCommand.class,
             SummaryCommand.class,

@@ -131,7 +131,7 @@ class QueryCommandIT {
         assertEquals(1, two.errLines().size(), two::err);
         ChildProcess.Outcome format = mt("export", "--format", "xml", jfr.toString(), "x");
         assertEquals(2, format.status());
-        assertEquals(List.of("export: unknown format 'xml' (available: parquet)"), format.errLines());
+        assertEquals(List.of("export: unknown format 'xml' (expected one of chrome-trace, parquet)"), format.errLines());
     }
 
     @Test

@@ -78,7 +78,7 @@ class ViewCommandsTest {
         Path out = dir.resolve("bad.json");
         CommandOutcome unknown = CommandOutcome.mt("export", "--format", "svg", jfr.toString(), out.toString());
         assertEquals(ExitCodes.USAGE, unknown.status());
-        assertTrue(unknown.oneErrorLine() && unknown.err().contains("unknown format 'svg' (expected one of chrome-trace)"), unknown.err());
+        assertTrue(unknown.oneErrorLine() && unknown.err().contains("unknown format 'svg' (expected one of chrome-trace, parquet)"), unknown.err());
         CommandOutcome missing = CommandOutcome.mt("export", jfr.toString(), out.toString());
         assertEquals(ExitCodes.USAGE, missing.status());
         assertTrue(missing.oneErrorLine(), missing.err());
