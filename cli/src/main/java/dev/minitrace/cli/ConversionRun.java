@@ -1,5 +1,9 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.converter.jfr.RecordingSource;
+
+import dev.minitrace.converter.jfr.Engines;
+
 import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.jfr.JfrInputException;
@@ -21,6 +25,22 @@ final class ConversionRun {
     }
 
     /** IN must be a file ({@code what} says of what kind), OUT a new or regular file in an existing folder, not IN. */
+    /** The JFR reading engine {@code --engine} names; an unknown name is a usage error. */
+    static RecordingSource engine(String name) {
+        try {
+            return Engines.byName(name);
+        } catch (IllegalArgumentException e) {
+            throw new CliException(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
+
+    /** {@code --temp-dir}, when given, must be an existing folder. */
+    static void checkTempDir(Path tempDir) {
+        if (tempDir != null && !Files.isDirectory(tempDir)) {
+            throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
+        }
+    }
+
     static void checkPaths(Path in, Path out, String what) {
         if (!Files.exists(in)) {
             throw new CliException(in + ": no such file", ExitCodes.FAILED);

@@ -9,7 +9,6 @@ import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -81,17 +80,10 @@ public final class ConvertCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         ConvertOptions options = options();
-        RecordingSource source;
-        try {
-            source = Engines.byName(engine);
-        } catch (IllegalArgumentException e) {
-            throw new CliException(e.getMessage(), ExitCodes.USAGE);
-        }
+        RecordingSource source = ConversionRun.engine(engine);
         MemorySize.parse(memory);
         ConversionRun.checkPaths(in, out, "a JFR recording");
-        if (tempDir != null && !Files.isDirectory(tempDir)) {
-            throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
-        }
+        ConversionRun.checkTempDir(tempDir);
         ConversionReport report;
         try (Progress progress = Progress.forInput(in, "convert")) {
             report = new Converter(options, source, tempDir).convert(in, out, progress);

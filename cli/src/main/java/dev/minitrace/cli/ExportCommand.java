@@ -118,21 +118,14 @@ public final class ExportCommand implements Callable<Integer> {
         if (maxEvents < 1) {
             throw new CliException("--max-events must be at least 1, not " + maxEvents, ExitCodes.USAGE);
         }
-        RecordingSource source;
-        try {
-            source = Engines.byName(engine);
-        } catch (IllegalArgumentException e) {
-            throw new CliException(e.getMessage(), ExitCodes.USAGE);
-        }
+        RecordingSource source = ConversionRun.engine(engine);
         MemorySize.parse(memory);
         if (f.writesFolder()) {
             checkFolder();
         } else {
             ConversionRun.checkPaths(in, out, "a recording");
         }
-        if (tempDir != null && !Files.isDirectory(tempDir)) {
-            throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
-        }
+        ConversionRun.checkTempDir(tempDir);
         InputKind kind;
         try {
             kind = InputKind.of(in);

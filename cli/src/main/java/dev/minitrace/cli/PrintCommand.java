@@ -236,12 +236,7 @@ public final class PrintCommand implements Callable<Integer> {
 
     private int printJfrTree(PrintWriter out) {
         PrintWriter err = spec.commandLine().getErr();
-        RecordingSource source;
-        try {
-            source = Engines.byName(engine);
-        } catch (IllegalArgumentException e) {
-            throw new CliException(e.getMessage(), ExitCodes.USAGE);
-        }
+        RecordingSource source = ConversionRun.engine(engine);
         List<String> problems = new ArrayList<>();
         JfrCallTrees trees;
         try {

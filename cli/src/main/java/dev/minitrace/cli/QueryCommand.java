@@ -113,9 +113,7 @@ public final class QueryCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
-        if (tempDir != null && !Files.isDirectory(tempDir)) {
-            throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
-        }
+        ConversionRun.checkTempDir(tempDir);
         boolean lost;
         try (TraceQuery q = open(memoryBytes)) {
             lost = q.exported() != null && q.exported().lostData();

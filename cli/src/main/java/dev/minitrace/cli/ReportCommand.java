@@ -7,7 +7,6 @@ import dev.minitrace.views.InputKind;
 import dev.minitrace.views.report.Report;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -56,17 +55,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        RecordingSource source;
-        try {
-            source = Engines.byName(engine);
-        } catch (IllegalArgumentException e) {
-            throw new CliException(e.getMessage(), ExitCodes.USAGE);
-        }
+        RecordingSource source = ConversionRun.engine(engine);
         MemorySize.parse(memory);
         ConversionRun.checkPaths(in, out, "a recording or an .mtlog");
-        if (tempDir != null && !Files.isDirectory(tempDir)) {
-            throw new CliException("--temp-dir " + tempDir + ": no such directory", ExitCodes.USAGE);
-        }
+        ConversionRun.checkTempDir(tempDir);
         Report.Result r;
         try (Progress progress = Progress.forInput(in, "report")) {
             InputKind kind = InputKind.of(in);

@@ -53,12 +53,7 @@ public final class SummaryCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try {
             if (startsWithFlr(file)) {
-                RecordingSource source;
-                try {
-                    source = Engines.byName(engine);
-                } catch (IllegalArgumentException e) {
-                    throw new CliException(e.getMessage(), ExitCodes.USAGE);
-                }
+                RecordingSource source = ConversionRun.engine(engine);
                 Path dir = Files.createTempDirectory("minitrace-summary-");
                 Path log = dir.resolve("summary.mtlog");
                 // removed on Ctrl-C too (deleteOnExit deletes in reverse order: the log, then its folder)
