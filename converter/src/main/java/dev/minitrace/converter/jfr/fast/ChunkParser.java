@@ -21,13 +21,14 @@ import java.util.zip.CRC32;
  * (compiled from the metadata, never a hard-coded layout); every other event is skipped by its
  * size prefix without being decoded. One instance per thread; it reuses its tables across chunks.
  *
- * <p>Every wanted event is decoded into its kind's slots and handed to the sink by the one
- * dispatch over the kinds, {@link #deliver}. Which decoder fills the slots depends only on the
- * layout, chosen once per metadata ({@link Decoder}): straight-line code for the agent's own trace
- * events ({@link #decodeTraceLayout}), one loop when every field is a single varint or byte
- * ({@link #decodeFlat}), and the op plan for anything else ({@link #decodePlan}: strings, arrays,
- * nested values, tick conversions, fixed-width integers). The straight-line decoder stays because
- * the throughput harness still shows it paying (docs/performance.md).
+ * <p>Which decoder reads an event depends only on the layout, chosen once per metadata
+ * ({@link Decoder}): straight-line code for the agent's own trace events ({@link #traceEvent}),
+ * one loop when every field is a single varint or byte ({@link #decodeFlat}), and the op plan for
+ * anything else ({@link #decodePlan}: strings, arrays, nested values, tick conversions,
+ * fixed-width integers). The last two decode into the kind's slots and hand them to the sink by
+ * the one dispatch over the kinds, {@link #deliver}; the straight-line decoder keeps its values in
+ * locals and calls the sink itself, because the throughput harness shows that paying
+ * (docs/performance.md).
  *
  * <p>Over 400 lines as one class: the decoders, the two event loops (varint and fixed-width
  * framing) and the dispatch share the per-chunk state (slots, type-id table, time base) on the
@@ -367,17 +368,114 @@ final class ChunkParser {
         }
     }
 
+    private static final int METHOD_ENTRY = JfrEventKind.METHOD_ENTRY.ordinal();
     private static final int METHOD_EXIT = JfrEventKind.METHOD_EXIT.ordinal();
+    private static final int LOCK_ACQUIRE = JfrEventKind.LOCK_ACQUIRE.ordinal();
+    private static final int LOCK_RELEASE = JfrEventKind.LOCK_RELEASE.ordinal();
+    private static final int OBJECT_ALLOC = JfrEventKind.OBJECT_ALLOC.ordinal();
 
     // Each decoder's event method decodes and delivers: the JIT then compiles the decoder and the
-    // dispatch together and keeps the decoded slots in registers up to the sink call, which it
+    // dispatch together and keeps the decoded values in registers up to the sink call, which it
     // cannot do across the event loop, too large to take them in (docs/performance.md).
 
-    /** An event of the agent's trace layout, by {@link #decodeTraceLayout}. */
+    /**
+     * An event of the agent's trace layout ({@link #traceLayoutFields}: start time, duration,
+     * thread, stack trace, then two or four own fields, each one varint or, for {@code
+     * MethodExit.exceptional}, a byte), the bulk of a recording made with {@code methods=events}.
+     * Decoded into locals and handed to the sink by its own small dispatch over the five trace
+     * kinds instead of through the slots and {@link #deliver}: the values then never leave
+     * registers, which the throughput harness measured at about 13 % of the per-event mode's
+     * reading (docs/performance.md). Reads use the chunk limit, not the event end: a field that
+     * overruns is caught before anything is delivered.
+     */
     private void traceEvent(ChunkInput in, byte[] b, int p, int pos, int end, int kind, JfrEventSink sink)
             throws JfrFormatException {
-        checkEnd(in, decodeTraceLayout(b, p, traceLayoutFields[kind], kind == METHOD_EXIT, slots[kind]), pos, end, kind);
-        deliver(kind, sink);
+        long start;
+        long thread;
+        long f0;
+        long f1;
+        long f2 = 0;
+        long f3 = 0;
+        byte x = b[p];
+        if (x >= 0) {
+            start = x;
+            p++;
+        } else {
+            start = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        x = b[p]; // duration: not used for trace events
+        p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
+        x = b[p];
+        if (x >= 0) {
+            thread = x;
+            p++;
+        } else {
+            thread = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        x = b[p]; // stack trace: not used
+        p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
+        x = b[p];
+        if (x >= 0) {
+            f0 = x;
+            p++;
+        } else {
+            f0 = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        x = b[p];
+        if (x >= 0) {
+            f1 = x;
+            p++;
+        } else {
+            f1 = ChunkInput.varint(b, p);
+            p += ChunkInput.varintLength(b, p);
+        }
+        if (traceLayoutFields[kind] == 4) {
+            x = b[p];
+            if (kind == METHOD_EXIT) {
+                f2 = x; // MethodExit.exceptional: one byte
+                p++;
+            } else if (x >= 0) {
+                f2 = x;
+                p++;
+            } else {
+                f2 = ChunkInput.varint(b, p);
+                p += ChunkInput.varintLength(b, p);
+            }
+            x = b[p];
+            if (x >= 0) {
+                f3 = x;
+                p++;
+            } else {
+                f3 = ChunkInput.varint(b, p);
+                p += ChunkInput.varintLength(b, p);
+            }
+        }
+        checkEnd(in, p, pos, end, kind);
+        long t = toNanos(start);
+        try {
+            // The casts and argument orders of deliver's methodEntry ... objectAlloc.
+            if (kind == METHOD_ENTRY) {
+                sink.onMethodEntry(thread, t, (int) f0, f1);
+            } else if (kind == METHOD_EXIT) {
+                sink.onMethodExit(thread, t, (int) f0, (int) f1, f2 != 0, f3);
+            } else if (kind == LOCK_ACQUIRE) {
+                sink.onLockAcquire(thread, t, f0, (int) f1, (int) f2, f3);
+            } else if (kind == LOCK_RELEASE) {
+                sink.onLockRelease(thread, t, f0, (int) f1, (int) f2, f3);
+            } else if (kind == OBJECT_ALLOC) {
+                sink.onObjectAlloc(thread, t, f0, (int) f1, (int) f2, f3);
+            } else {
+                throw new IllegalStateException("no trace-layout delivery for " + KINDS[kind].name());
+            }
+        } catch (SinkFailure e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SinkFailure(e);
+        }
+        delivered++;
     }
 
     /** An event of single varints and bytes, by {@link #decodeFlat}. */
@@ -399,75 +497,6 @@ final class ChunkParser {
             throw in.error(pos, "Corrupt event " + typeOfKind[kind].name + ": fields overrun its declared end by "
                     + (p - end) + " bytes", null);
         }
-    }
-
-    /**
-     * Decodes an event of the layout {@link #traceLayoutFields} checked (the agent's own trace
-     * events, the bulk of a recording made with {@code methods=events}) with no plan and no loop;
-     * measured against {@link #decodeFlat} with the throughput harness: see docs/performance.md.
-     * Reads use the chunk limit, not the event end: a field that overruns is caught by the caller.
-     *
-     * @return the position after the event's fields
-     */
-    private static int decodeTraceLayout(byte[] b, int p, int ownFields, boolean exit, long[] s) {
-        byte x = b[p];
-        if (x >= 0) {
-            s[SLOT_START] = x;
-            p++;
-        } else {
-            s[SLOT_START] = ChunkInput.varint(b, p);
-            p += ChunkInput.varintLength(b, p);
-        }
-        x = b[p]; // duration: not used for trace events
-        p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
-        x = b[p];
-        if (x >= 0) {
-            s[SLOT_THREAD] = x;
-            p++;
-        } else {
-            s[SLOT_THREAD] = ChunkInput.varint(b, p);
-            p += ChunkInput.varintLength(b, p);
-        }
-        x = b[p]; // stack trace: not used
-        p += x >= 0 ? 1 : ChunkInput.varintLength(b, p);
-        x = b[p];
-        if (x >= 0) {
-            s[F0] = x;
-            p++;
-        } else {
-            s[F0] = ChunkInput.varint(b, p);
-            p += ChunkInput.varintLength(b, p);
-        }
-        x = b[p];
-        if (x >= 0) {
-            s[F1] = x;
-            p++;
-        } else {
-            s[F1] = ChunkInput.varint(b, p);
-            p += ChunkInput.varintLength(b, p);
-        }
-        if (ownFields == 4) {
-            x = b[p];
-            if (exit) {
-                s[F2] = x; // MethodExit.exceptional: one byte
-                p++;
-            } else if (x >= 0) {
-                s[F2] = x;
-                p++;
-            } else {
-                s[F2] = ChunkInput.varint(b, p);
-                p += ChunkInput.varintLength(b, p);
-            }
-            x = b[p];
-            if (x >= 0) {
-                s[F3] = x;
-                p++;
-            } else {
-                s[F3] = ChunkInput.varint(b, p);
-                p += ChunkInput.varintLength(b, p);
-            }
-        }
-        return p;
     }
 
     /** Decodes the fields of a {@link EventPlan.Flat} into {@code s}; returns the position after them. */

@@ -113,7 +113,7 @@ record EventPlan(int[] ops, EventPlan.Flat flat, int traceLayoutFields) {
     private static final int[] TRACE_SLOTS_2 = {SLOT_START, SLOT_DURATION, SLOT_THREAD, -1, F0, F1};
     private static final int[] TRACE_SLOTS_4 = {SLOT_START, SLOT_DURATION, SLOT_THREAD, -1, F0, F1, F2, F3};
 
-    /** The own fields {@code ChunkParser.decodeTraceLayout} reads for {@code kind} with this plan, or 0 when it does not apply. */
+    /** The own fields {@code ChunkParser.traceEvent} reads for {@code kind} with this plan, or 0 when it does not apply. */
     private static int traceLayoutFields(JfrEventKind kind, Flat p, int discard) {
         if (p == null) {
             return 0;
