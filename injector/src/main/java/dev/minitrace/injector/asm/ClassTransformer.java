@@ -211,6 +211,8 @@ public final class ClassTransformer {
         private final BytecodeOffsets offsets;
         private String owner;
         private boolean frames;
+        /** Version 51 and later: every jump target has a stack map frame (no fallback to type inference). */
+        private boolean framesAtTargets;
         private boolean classLiterals;
 
         Rewriter(ClassVisitor next, Map<String, Integer> localIndex, java.util.Set<String> boundaries,
@@ -228,6 +230,7 @@ public final class ClassTransformer {
             owner = name;
             int major = version & 0xffff;
             frames = major >= Opcodes.V1_6;
+            framesAtTargets = major >= Opcodes.V1_7;
             classLiterals = major >= Opcodes.V1_5;
             super.visit(version, access, name, signature, superName, interfaces);
         }
@@ -255,7 +258,7 @@ public final class ClassTransformer {
                 mv = new AllocationAdapter(mv, position);
             }
             if (events.contains(EventKind.LOCK)) {
-                mv = new MonitorAdapter(mv, position);
+                mv = new MonitorAdapter(mv, position, framesAtTargets);
             }
             if (events.contains(EventKind.METHOD)) {
                 mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position);

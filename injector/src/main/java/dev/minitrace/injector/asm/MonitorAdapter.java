@@ -1,5 +1,10 @@
 package dev.minitrace.injector.asm;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -8,22 +13,85 @@ import org.objectweb.asm.Opcodes;
  * {@code monitorenter} {@code Trace.lockAcquire(ref, bci)} runs, and before the {@code monitorexit}
  * {@code Trace.lockRelease(ref, bci)}. javac's catch-any handlers of a synchronized block contain
  * a {@code monitorexit} too, so exceptional paths are balanced.
+ *
+ * <p>Where the acquire hook goes matters to the JIT. javac's catch-any range of a synchronized
+ * block starts at the instruction after the {@code monitorenter}. A hook inserted before that
+ * range's start label lies outside it, so an exception there would reach only the method-wide
+ * handler of {@link MethodBoundaryAdapter}, which rethrows: a path that leaves the method holding
+ * the monitor. HotSpot's monitor matching then rejects the method ("unbalanced monitors") and C1
+ * and C2 never compile it: every traced method with a synchronized block ran in the interpreter
+ * (docs/performance.md). So when the {@code monitorenter} is directly followed by the start of a
+ * try range, the hook is placed after that label, inside the range, where javac's own handler
+ * releases the monitor.
+ *
+ * <p>The label may also be a jump target (a loop at the top of the block): then a stack map frame
+ * follows it, and the hook stays before the label, as jumps must not run it again. That test
+ * needs frames at every jump target, which class files from version 51 on guarantee; older ones
+ * keep the hook before the label.
  */
 final class MonitorAdapter extends MethodVisitor {
     private final Position position;
+    /** Whether a label without a stack map frame is known not to be a jump target (version 51+). */
+    private final boolean framesAtTargets;
+    private final Set<Label> tryStarts = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The bytecode index of a {@code monitorenter} whose acquire hook is not yet emitted, or -1. */
+    private int pendingBci = -1;
+    /** The local holding that monitor (javac's {@code dup; astore n; monitorenter}), or -1 when the hook takes a duplicate from the stack. */
+    private int pendingLocal = -1;
+    /** The local the previous instruction stored a reference into, or -1. */
+    private int lastStore = -1;
+    /** A reference load held back until the next instruction shows whether it feeds a {@code monitorexit}, or -1. */
+    private int heldLoad = -1;
+    /** The try-range start label after that {@code monitorenter}, held back until it is known not to be a jump target. */
+    private Label heldLabel;
+    /** Line numbers of the held label (ASM visits them between a label and its frame), -1 for none. */
+    private int heldLine = -1;
 
-    MonitorAdapter(MethodVisitor next, Position position) {
+    /**
+     * @param framesAtTargets whether the class file version guarantees a stack map frame at every
+     *        jump target (51 and later)
+     */
+    MonitorAdapter(MethodVisitor next, Position position, boolean framesAtTargets) {
         super(Opcodes.ASM9, next);
         this.position = position;
+        this.framesAtTargets = framesAtTargets;
+    }
+
+    @Override
+    public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+        tryStarts.add(start);
+        super.visitTryCatchBlock(start, end, handler, type);
     }
 
     @Override
     public void visitInsn(int opcode) {
-        if (opcode == Opcodes.MONITORENTER) {
-            int bci = position.bci;
-            super.visitInsn(Opcodes.DUP);
+        int stored = lastStore;
+        if (opcode == Opcodes.MONITOREXIT && heldLoad >= 0) {
+            // javac's shape (aload n; monitorexit): the hook loads the local itself, so nothing of
+            // the block waits on the operand stack under its call, which C1 needs to join the
+            // block's handler when it inlines the hook.
+            int local = heldLoad;
+            heldLoad = -1;
+            flush();
+            super.visitVarInsn(Opcodes.ALOAD, local);
+            Hooks.objectHook(mv, "lockRelease", position.bci);
+            super.visitVarInsn(Opcodes.ALOAD, local);
             super.visitInsn(opcode);
-            Hooks.objectHook(mv, "lockAcquire", bci);
+            return;
+        }
+        flush();
+        if (opcode == Opcodes.MONITORENTER) {
+            if (stored >= 0 && framesAtTargets) {
+                // javac's shape: the hook reloads the local once inside the try range, so the
+                // operand stack is empty at the range's start, as C1 needs to join its handler.
+                super.visitInsn(opcode);
+                pendingLocal = stored;
+                pendingBci = position.bci;
+            } else {
+                super.visitInsn(Opcodes.DUP);
+                super.visitInsn(opcode);
+                Hooks.objectHook(mv, "lockAcquire", position.bci);
+            }
         } else if (opcode == Opcodes.MONITOREXIT) {
             super.visitInsn(Opcodes.DUP);
             Hooks.objectHook(mv, "lockRelease", position.bci);
@@ -31,5 +99,156 @@ final class MonitorAdapter extends MethodVisitor {
         } else {
             super.visitInsn(opcode);
         }
+    }
+
+    @Override
+    public void visitLabel(Label label) {
+        if (pendingBci >= 0 && heldLabel == null && framesAtTargets && tryStarts.contains(label)) {
+            heldLabel = label;
+            return;
+        }
+        flush();
+        super.visitLabel(label);
+    }
+
+    @Override
+    public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+        if (heldLabel != null) {
+            // A jump target: the hook before the label, as without a try range.
+            Label label = heldLabel;
+            heldLabel = null;
+            emitAcquire();
+            super.visitLabel(label);
+            releaseLine(label);
+        } else {
+            flush();
+        }
+        super.visitFrame(type, numLocal, local, numStack, stack);
+    }
+
+    @Override
+    public void visitLineNumber(int line, Label start) {
+        if (heldLabel != null && start == heldLabel && heldLine < 0) {
+            heldLine = line;
+            return;
+        }
+        flush();
+        super.visitLineNumber(line, start);
+    }
+
+    private void releaseLine(Label label) {
+        if (heldLine >= 0) {
+            super.visitLineNumber(heldLine, label);
+            heldLine = -1;
+        }
+    }
+
+    /** Emits the pending acquire hook: after the held label if there is one, else here. */
+    private void flush() {
+        lastStore = -1;
+        if (heldLoad >= 0) {
+            int local = heldLoad;
+            heldLoad = -1;
+            super.visitVarInsn(Opcodes.ALOAD, local);
+        }
+        if (heldLabel != null) {
+            Label label = heldLabel;
+            heldLabel = null;
+            super.visitLabel(label);
+            releaseLine(label);
+        }
+        if (pendingBci >= 0) {
+            emitAcquire();
+        }
+    }
+
+    private void emitAcquire() {
+        super.visitVarInsn(Opcodes.ALOAD, pendingLocal);
+        Hooks.objectHook(mv, "lockAcquire", pendingBci);
+        pendingBci = -1;
+        pendingLocal = -1;
+    }
+
+    @Override
+    public void visitIntInsn(int opcode, int operand) {
+        flush();
+        super.visitIntInsn(opcode, operand);
+    }
+
+    @Override
+    public void visitVarInsn(int opcode, int varIndex) {
+        flush();
+        if (opcode == Opcodes.ALOAD && framesAtTargets) {
+            heldLoad = varIndex;
+            return;
+        }
+        super.visitVarInsn(opcode, varIndex);
+        lastStore = opcode == Opcodes.ASTORE ? varIndex : -1;
+    }
+
+    @Override
+    public void visitTypeInsn(int opcode, String type) {
+        flush();
+        super.visitTypeInsn(opcode, type);
+    }
+
+    @Override
+    public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+        flush();
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+
+    @Override
+    public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+        flush();
+        super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    }
+
+    @Override
+    public void visitInvokeDynamicInsn(String name, String descriptor, Handle bsm, Object... bsmArgs) {
+        flush();
+        super.visitInvokeDynamicInsn(name, descriptor, bsm, bsmArgs);
+    }
+
+    @Override
+    public void visitJumpInsn(int opcode, Label label) {
+        flush();
+        super.visitJumpInsn(opcode, label);
+    }
+
+    @Override
+    public void visitLdcInsn(Object value) {
+        flush();
+        super.visitLdcInsn(value);
+    }
+
+    @Override
+    public void visitIincInsn(int varIndex, int increment) {
+        flush();
+        super.visitIincInsn(varIndex, increment);
+    }
+
+    @Override
+    public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+        flush();
+        super.visitTableSwitchInsn(min, max, dflt, labels);
+    }
+
+    @Override
+    public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+        flush();
+        super.visitLookupSwitchInsn(dflt, keys, labels);
+    }
+
+    @Override
+    public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+        flush();
+        super.visitMultiANewArrayInsn(descriptor, numDimensions);
+    }
+
+    @Override
+    public void visitMaxs(int maxStack, int maxLocals) {
+        flush();
+        super.visitMaxs(maxStack, maxLocals);
     }
 }

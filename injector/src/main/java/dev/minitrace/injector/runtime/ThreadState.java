@@ -25,6 +25,62 @@ final class ThreadState {
     /** Packed method records not yet committed; null until the first buffered record. */
     TraceBuffer buffer;
 
+    /**
+     * The monitors this thread acquired through the lock hooks and has not released yet (innermost
+     * last), with the ids their acquire record carried ({@link #heldIds}: class id and identity
+     * hash): a release reuses them instead of hashing an object it holds, which on a stack-locked
+     * monitor is a call into the VM (docs/performance.md). An object's class and identity hash never
+     * change, so a reused id is the one the release would have computed.
+     */
+    private Object[] heldMonitors = new Object[8];
+    /** Per held monitor, {@code classId << 32 | identityHash & 0xFFFFFFFFL}. */
+    private long[] heldIds = new long[8];
+    private int held;
+    /** Held monitors beyond which the oldest entries are forgotten: releases missed by a hook (busy, or switched off) must not grow it forever. */
+    private static final int MAX_HELD = 256;
+
+    /** Remembers that {@code monitor}, of record ids {@code ids}, was just acquired. */
+    void monitorAcquired(Object monitor, long ids) {
+        if (held == heldMonitors.length) {
+            if (held == MAX_HELD) {
+                forgetMonitors();
+            } else {
+                heldMonitors = java.util.Arrays.copyOf(heldMonitors, held * 2);
+                heldIds = java.util.Arrays.copyOf(heldIds, held * 2);
+            }
+        }
+        heldMonitors[held] = monitor;
+        heldIds[held] = ids;
+        held++;
+    }
+
+    /**
+     * The ids of {@code monitor}'s acquire, forgotten now that it is released, or -1 when this
+     * thread does not remember acquiring it. Nearly always the innermost one (structured locking);
+     * another one is searched for and taken out of the middle.
+     */
+    long monitorReleased(Object monitor) {
+        for (int i = held - 1; i >= 0; i--) {
+            if (heldMonitors[i] == monitor) {
+                long ids = heldIds[i];
+                held--;
+                if (i != held) {
+                    System.arraycopy(heldMonitors, i + 1, heldMonitors, i, held - i);
+                    System.arraycopy(heldIds, i + 1, heldIds, i, held - i);
+                }
+                heldMonitors[held] = null;
+                return ids;
+            }
+        }
+        return -1;
+    }
+
+    /** Forgets every held monitor (enablement changed, or too many releases were missed). */
+    void forgetMonitors() {
+        java.util.Arrays.fill(heldMonitors, 0, held, null);
+        held = 0;
+    }
+
     /** Method ids of the open captured calls of this thread (innermost last). */
     int[] captureIds = new int[4];
     /** Their events, begun at entry. */

@@ -250,6 +250,7 @@ public final class Trace {
             s.epoch = now;
             s.depth = 0;
             s.pending = 0;
+            s.forgetMonitors();
             if (s.buffer != null) {
                 s.buffer.restart(now);
             }
@@ -283,7 +284,14 @@ public final class Trace {
         @Override
         void object(ThreadState s, int kind, Object object, int bci) {
             sync(s);
-            buffer(s).recordObject(kind, ClassIds.of(object.getClass()), System.identityHashCode(object), bci, ++s.sequence);
+            long ids = kind == TraceBufferFormat.RELEASE ? s.monitorReleased(object) : -1;
+            if (ids < 0) {
+                ids = (long) ClassIds.of(object.getClass()) << 32 | System.identityHashCode(object) & 0xFFFFFFFFL;
+                if (kind == TraceBufferFormat.ACQUIRE) {
+                    s.monitorAcquired(object, ids);
+                }
+            }
+            buffer(s).recordObject(kind, (int) (ids >>> 32), (int) ids, bci, ++s.sequence);
         }
 
         /** The thread's buffer, made on its first record. */

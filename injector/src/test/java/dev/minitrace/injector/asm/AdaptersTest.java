@@ -1,6 +1,7 @@
 package dev.minitrace.injector.asm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
@@ -91,11 +92,22 @@ class AdaptersTest {
 
     @Test
     void monitorAdapterReportsEnterAfterAndExitBeforeWithTheirBytecodeIndexes() {
-        MethodNode m = TestClasses.rewrite(SMALL, "block", (next, pos) -> new MonitorAdapter(next, pos));
-        assertEquals(List.of("aload 1", "dup", "astore 2", "dup", "monitorenter", "iconst_3", "invokestatic Trace.lockAcquire",
-                "iconst_1", "aload 2", "dup", "bipush 6", "invokestatic Trace.lockRelease", "monitorexit", "ireturn",
-                "astore 3", "aload 2", "dup", "bipush 10", "invokestatic Trace.lockRelease", "monitorexit",
+        MethodNode m = TestClasses.rewrite(SMALL, "block", (next, pos) -> new MonitorAdapter(next, pos, true));
+        assertEquals(List.of("aload 1", "dup", "astore 2", "monitorenter", "aload 2", "iconst_3", "invokestatic Trace.lockAcquire",
+                "iconst_1", "aload 2", "bipush 6", "invokestatic Trace.lockRelease", "aload 2", "monitorexit", "ireturn",
+                "astore 3", "aload 2", "bipush 10", "invokestatic Trace.lockRelease", "aload 2", "monitorexit",
                 "aload 3", "athrow"), TestClasses.insns(m));
+        // The acquire hook is inside javac's catch-any range, whose handler releases the monitor:
+        // outside it, the JIT would see a path that leaves the method holding it.
+        org.objectweb.asm.tree.TryCatchBlockNode range = m.tryCatchBlocks.get(0);
+        int acquire = -1;
+        for (int i = 0; i < m.instructions.size(); i++) {
+            if (m.instructions.get(i) instanceof org.objectweb.asm.tree.MethodInsnNode call && call.name.equals("lockAcquire")) {
+                acquire = i;
+            }
+        }
+        assertTrue(m.instructions.indexOf(range.start) < acquire && acquire < m.instructions.indexOf(range.end),
+                "lockAcquire outside the synchronized block's range");
     }
 
     @Test
