@@ -9,25 +9,30 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * {@code monitorenter}/{@code monitorexit}: the reference is duplicated; after the
- * {@code monitorenter} {@code Trace.lockAcquire(ref, bci)} runs, and before the {@code monitorexit}
+ * {@code monitorenter}/{@code monitorexit}: after the {@code monitorenter}
+ * {@code Trace.lockAcquire(ref, bci)} runs, and before the {@code monitorexit}
  * {@code Trace.lockRelease(ref, bci)}. javac's catch-any handlers of a synchronized block contain
  * a {@code monitorexit} too, so exceptional paths are balanced.
  *
- * <p>Where the acquire hook goes matters to the JIT. javac's catch-any range of a synchronized
- * block starts at the instruction after the {@code monitorenter}. A hook inserted before that
- * range's start label lies outside it, so an exception there would reach only the method-wide
- * handler of {@link MethodBoundaryAdapter}, which rethrows: a path that leaves the method holding
- * the monitor. HotSpot's monitor matching then rejects the method ("unbalanced monitors") and C1
- * and C2 never compile it: every traced method with a synchronized block ran in the interpreter
- * (docs/performance.md). So when the {@code monitorenter} is directly followed by the start of a
- * try range, the hook is placed after that label, inside the range, where javac's own handler
- * releases the monitor.
+ * <p>Where the hooks go matters to the JIT. javac's catch-any range of a synchronized block starts
+ * at the instruction after the {@code monitorenter}. A hook inserted before that range's start
+ * label lies outside it, so an exception there would reach only the method-wide handler of
+ * {@link MethodBoundaryAdapter}, which rethrows: a path that leaves the method holding the
+ * monitor. HotSpot's monitor matching then refuses the method ("unbalanced monitors") and it runs
+ * in the interpreter for good (docs/performance.md). So for javac's shape,
+ * {@code dup; astore n; monitorenter}, the acquire hook reloads local {@code n} after the range's
+ * start label, inside the range, where javac's own handler releases the monitor; the operand stack
+ * is then empty at the range's start. For {@code aload m; monitorexit} the release hook loads
+ * {@code m} itself rather than taking a duplicate from the stack. C2 compiles such methods; C1
+ * still refuses them ("error while joining with exception handler": it gives up on any call inside
+ * a handler whose range covers the handler itself, as javac's does up to its {@code monitorexit}),
+ * so they go from the interpreter straight to C2.
  *
- * <p>The label may also be a jump target (a loop at the top of the block): then a stack map frame
- * follows it, and the hook stays before the label, as jumps must not run it again. That test
- * needs frames at every jump target, which class files from version 51 on guarantee; older ones
- * keep the hook before the label.
+ * <p>The start label may also be a jump target (a loop at the top of the block): then a stack map
+ * frame follows it, and the hook stays before the label, as jumps must not run it again (C2 refuses
+ * that rare shape). Telling jump targets apart needs frames at every one, which class files from
+ * version 51 on guarantee; older ones, and other shapes, keep a duplicate on the stack and the hook
+ * right after the {@code monitorenter}.
  */
 final class MonitorAdapter extends MethodVisitor {
     private final Position position;
