@@ -3,7 +3,6 @@ package dev.minitrace.injector.asm;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
-import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -34,7 +33,7 @@ import org.objectweb.asm.Opcodes;
  * version 51 on guarantee; older ones, and other shapes, keep a duplicate on the stack and the hook
  * right after the {@code monitorenter}.
  */
-final class MonitorAdapter extends MethodVisitor {
+final class MonitorAdapter extends InstructionVisitor {
     private final Position position;
     /** Whether a label without a stack map frame is known not to be a jump target (version 51+). */
     private final boolean framesAtTargets;
@@ -57,7 +56,7 @@ final class MonitorAdapter extends MethodVisitor {
      *        jump target (51 and later)
      */
     MonitorAdapter(MethodVisitor next, Position position, boolean framesAtTargets) {
-        super(Opcodes.ASM9, next);
+        super(next);
         this.position = position;
         this.framesAtTargets = framesAtTargets;
     }
@@ -78,10 +77,10 @@ final class MonitorAdapter extends MethodVisitor {
             int local = heldLoad;
             heldLoad = -1;
             flush();
-            super.visitVarInsn(Opcodes.ALOAD, local);
+            mv.visitVarInsn(Opcodes.ALOAD, local);
             Hooks.objectHook(mv, "lockRelease", position.bci);
-            super.visitVarInsn(Opcodes.ALOAD, local);
-            super.visitInsn(opcode);
+            mv.visitVarInsn(Opcodes.ALOAD, local);
+            mv.visitInsn(opcode);
             return;
         }
         flush();
@@ -89,20 +88,20 @@ final class MonitorAdapter extends MethodVisitor {
             if (stored >= 0 && framesAtTargets) {
                 // javac's shape: the hook reloads the local once inside the try range, so the
                 // operand stack is empty at the range's start, as C1 needs to join its handler.
-                super.visitInsn(opcode);
+                mv.visitInsn(opcode);
                 pendingLocal = stored;
                 pendingBci = position.bci;
             } else {
-                super.visitInsn(Opcodes.DUP);
-                super.visitInsn(opcode);
+                mv.visitInsn(Opcodes.DUP);
+                mv.visitInsn(opcode);
                 Hooks.objectHook(mv, "lockAcquire", position.bci);
             }
         } else if (opcode == Opcodes.MONITOREXIT) {
-            super.visitInsn(Opcodes.DUP);
+            mv.visitInsn(Opcodes.DUP);
             Hooks.objectHook(mv, "lockRelease", position.bci);
-            super.visitInsn(opcode);
+            mv.visitInsn(opcode);
         } else {
-            super.visitInsn(opcode);
+            mv.visitInsn(opcode);
         }
     }
 
@@ -148,13 +147,18 @@ final class MonitorAdapter extends MethodVisitor {
         }
     }
 
+    @Override
+    void beforeInstruction() {
+        flush();
+    }
+
     /** Emits the pending acquire hook: after the held label if there is one, else here. */
     private void flush() {
         lastStore = -1;
         if (heldLoad >= 0) {
             int local = heldLoad;
             heldLoad = -1;
-            super.visitVarInsn(Opcodes.ALOAD, local);
+            mv.visitVarInsn(Opcodes.ALOAD, local);
         }
         if (heldLabel != null) {
             Label label = heldLabel;
@@ -168,16 +172,10 @@ final class MonitorAdapter extends MethodVisitor {
     }
 
     private void emitAcquire() {
-        super.visitVarInsn(Opcodes.ALOAD, pendingLocal);
+        mv.visitVarInsn(Opcodes.ALOAD, pendingLocal);
         Hooks.objectHook(mv, "lockAcquire", pendingBci);
         pendingBci = -1;
         pendingLocal = -1;
-    }
-
-    @Override
-    public void visitIntInsn(int opcode, int operand) {
-        flush();
-        super.visitIntInsn(opcode, operand);
     }
 
     @Override
@@ -187,68 +185,8 @@ final class MonitorAdapter extends MethodVisitor {
             heldLoad = varIndex;
             return;
         }
-        super.visitVarInsn(opcode, varIndex);
+        mv.visitVarInsn(opcode, varIndex);
         lastStore = opcode == Opcodes.ASTORE ? varIndex : -1;
-    }
-
-    @Override
-    public void visitTypeInsn(int opcode, String type) {
-        flush();
-        super.visitTypeInsn(opcode, type);
-    }
-
-    @Override
-    public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
-        flush();
-        super.visitFieldInsn(opcode, owner, name, descriptor);
-    }
-
-    @Override
-    public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
-        flush();
-        super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-    }
-
-    @Override
-    public void visitInvokeDynamicInsn(String name, String descriptor, Handle bsm, Object... bsmArgs) {
-        flush();
-        super.visitInvokeDynamicInsn(name, descriptor, bsm, bsmArgs);
-    }
-
-    @Override
-    public void visitJumpInsn(int opcode, Label label) {
-        flush();
-        super.visitJumpInsn(opcode, label);
-    }
-
-    @Override
-    public void visitLdcInsn(Object value) {
-        flush();
-        super.visitLdcInsn(value);
-    }
-
-    @Override
-    public void visitIincInsn(int varIndex, int increment) {
-        flush();
-        super.visitIincInsn(varIndex, increment);
-    }
-
-    @Override
-    public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
-        flush();
-        super.visitTableSwitchInsn(min, max, dflt, labels);
-    }
-
-    @Override
-    public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
-        flush();
-        super.visitLookupSwitchInsn(dflt, keys, labels);
-    }
-
-    @Override
-    public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
-        flush();
-        super.visitMultiANewArrayInsn(descriptor, numDimensions);
     }
 
     @Override
