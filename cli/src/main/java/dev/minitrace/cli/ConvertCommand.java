@@ -24,19 +24,20 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
         description = {"Converts a JFR recording to MiniTracing's fragmented binary log (.mtlog).",
             "OUT is written to a temporary file next to it and renamed when complete;",
+            "a chunk the JVM never finished (it died) is read up to its last complete flush segment;",
             "an existing OUT is replaced."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:converted (warnings, e.g. no minitrace events, go to stderr)",
             "1:failed: IN is not a JFR recording, is empty, unreadable, or OUT cannot be written",
             "2:bad command line (unknown option, bad value, OUT is IN)",
-            "3:IN was truncated or lost data; every complete chunk was converted and OUT written",
+            "3:IN was truncated or lost data (e.g. a recovered repository of a JVM that died); everything complete was converted and OUT written",
         })
 public final class ConvertCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "IN.jfr", description = "The JFR recording.")
+    @Parameters(index = "0", paramLabel = "IN.jfr", description = "The JFR recording, or a JFR repository folder (the chunk files a JVM left, e.g. after a crash).")
     Path in;
 
     @Parameters(index = "1", paramLabel = "OUT.mtlog", description = "The log to write.")
@@ -85,8 +86,12 @@ public final class ConvertCommand implements Callable<Integer> {
         ConversionRun.checkPaths(in, out, "a JFR recording");
         ConversionRun.checkTempDir(tempDir);
         ConversionReport report;
-        try (Progress progress = Progress.forInput(in, "convert")) {
-            report = new Converter(options, source, tempDir).convert(in, out, progress);
+        boolean recoveryLost;
+        try (RecordingInput input = RecordingInput.open(in, tempDir, out);
+                Progress progress = Progress.forInput(input.path(), "convert")) {
+            report = new Converter(options, source, tempDir).convert(input.path(), out, progress);
+            input.report(err, "convert", report.threads());
+            recoveryLost = input.lostData();
         } catch (IOException | OutOfMemoryError e) {
             throw ConversionRun.failure(e, "convert", in, out, memory);
         }
@@ -97,7 +102,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 report.threads(), report.gcs(), report.chunks(), spilled);
         spec.commandLine().getOut().flush();
         err.flush();
-        return report.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;
+        return report.lostData() || recoveryLost ? ExitCodes.PARTIAL : ExitCodes.OK;
     }
 
     private ConvertOptions options() {
