@@ -77,6 +77,9 @@ public final class ConvertCommand implements Callable<Integer> {
     @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
     String engine;
 
+    /** The name its messages start with ({@code mt recover} runs this command under its own). */
+    String name = "convert";
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -88,14 +91,14 @@ public final class ConvertCommand implements Callable<Integer> {
         ConversionReport report;
         boolean recoveryLost;
         try (RecordingInput input = RecordingInput.open(in, tempDir, out);
-                Progress progress = Progress.forInput(input.path(), "convert")) {
+                Progress progress = Progress.forInput(input.path(), name)) {
             report = new Converter(options, source, tempDir).convert(input.path(), out, progress);
-            input.report(err, "convert", report.threads());
+            input.report(err, name, report.threads());
             recoveryLost = input.lostData();
         } catch (IOException | OutOfMemoryError e) {
-            throw ConversionRun.failure(e, "convert", in, out, memory);
+            throw ConversionRun.failure(e, name, in, out, memory);
         }
-        ConversionRun.warn(err, "convert", report, options);
+        ConversionRun.warn(err, name, report, options);
         String spilled = report.spilledRecords() == 0 ? ""
                 : String.format(", %d records waited on disk (%d MB)", report.spilledRecords(), report.spilledBytes() >> 20);
         spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%s%n", out, report.records(),

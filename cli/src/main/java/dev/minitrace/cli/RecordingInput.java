@@ -96,9 +96,9 @@ final class RecordingInput implements AutoCloseable {
             err.println(command + ": recovery: " + p);
         }
         if (r.unfinishedChunks() > 0) {
-            err.printf("%s: recovery: the JVM died while recording: what its threads had not yet handed to JFR is lost with it,"
-                    + " at most %,d records per traced thread in MiniTrace's buffers%s%n", command, TraceBufferFormat.MAX_BUFFER_CHARS,
-                    threads < 0 ? "" : String.format(" (%d threads: at most %,d records)", threads,
+            err.printf("%s: recovery: the JVM died while recording: what it still held in memory is lost with it (events in JFR's buffers,"
+                    + " and at most %,d records per traced thread in MiniTrace's buffers%s)%n", command, TraceBufferFormat.MAX_BUFFER_CHARS,
+                    threads < 0 ? "" : String.format("; %d threads, at most %,d records", threads,
                             (long) threads * TraceBufferFormat.MAX_BUFFER_CHARS));
         }
     }

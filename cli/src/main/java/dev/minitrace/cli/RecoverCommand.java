@@ -65,6 +65,7 @@ public final class RecoverCommand implements Callable<Integer> {
         spec.commandLine().getErr().println("recover: reading " + folder);
         ConvertCommand convert = new ConvertCommand();
         convert.spec = spec;
+        convert.name = "recover";
         convert.in = folder;
         convert.out = out;
         convert.layout = layout;

@@ -31,10 +31,15 @@ public final class RecordingRepository {
     public static List<Path> chunkFiles(Path folder) throws IOException {
         List<Path> files = new ArrayList<>();
         try (Stream<Path> s = Files.list(folder)) {
-            s.filter(p -> p.getFileName().toString().endsWith(".jfr") && Files.isRegularFile(p)).forEach(files::add);
+            s.filter(p -> isChunkFile(p.getFileName().toString()) && Files.isRegularFile(p)).forEach(files::add);
         }
         files.sort(Comparator.comparing(RecordingRepository::sortKey));
         return files;
+    }
+
+    /** A .jfr file that is not hidden (MiniTrace's own temporary files start with a dot). */
+    private static boolean isChunkFile(String name) {
+        return name.endsWith(".jfr") && !name.startsWith(".");
     }
 
     private static String sortKey(Path p) {
