@@ -127,6 +127,7 @@ public final class AttachCommand implements Callable<Integer> {
             String before = vm.systemProperties().getProperty(AttachRequest.LAST_PROPERTY);
             String answer = vm.request(agent, AttachRequests.start(options, settings, target, d));
             err.println("attach: JVM " + pid + ": " + answer);
+            err.println("attach: " + CrashHint.text(pid, vm.systemProperties().getProperty("java.io.tmpdir"), null));
             if (d == null) {
                 err.println("attach: end it with 'mt stop " + pid + "'");
                 err.flush();
