@@ -161,6 +161,9 @@ public final class TraceTransformer implements ClassFileTransformer {
      * fail with NoClassDefFoundError). Walks the chain; loads nothing.
      */
     static boolean seesAgent(ClassLoader loader, ClassLoader agentLoader) {
+        if (agentLoader == null) {
+            return true; // the agent is on the bootstrap search path (Boot-Class-Path), which every loader reaches
+        }
         for (ClassLoader l = loader; l != null; l = l.getParent()) {
             if (l == agentLoader) {
                 return true;
@@ -192,7 +195,8 @@ public final class TraceTransformer implements ClassFileTransformer {
         }
         if (!seesAgent(loader, agentLoader)) {
             report("classes of " + loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader)),
-                    "its parent chain does not reach the class loader of the agent, so it cannot see the hooks");
+                    "its parent chain does not reach the class loader of the agent, so it cannot see the hooks"
+                            + " (the agent reaches every loader from the bootstrap path only when its jar is named minitrace-agent.jar)");
             return null;
         }
         active[0] = true;
