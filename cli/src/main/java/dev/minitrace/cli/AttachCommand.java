@@ -108,7 +108,7 @@ public final class AttachCommand implements Callable<Integer> {
             throw new CliException("--jfc " + jfc + ": no such file", ExitCodes.USAGE);
         }
         MiniTraceHome home = MiniTraceHome.locate();
-        Path agent = home.require(home.agentJar(), "the agent jar");
+        Path agent = home.require(home.attachAgentJar(), "the agent jar");
         Path settings = jfc != null ? home.require(jfc.toAbsolutePath(), "--jfc")
                 : home.require(home.profile(MiniTraceHome.DEFAULT_PROFILE), "the default profile");
         Path target = out.toAbsolutePath();
