@@ -24,7 +24,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
         description = {"Converts a JFR recording to MiniTracing's fragmented binary log (.mtlog).",
             "OUT is written to a temporary file next to it and renamed when complete;",
-            "a chunk the JVM never finished (it died) is read up to its last complete flush segment;",
+            "IN may be a JFR repository folder; a chunk the JVM never finished (it died)",
+            "is read up to its last complete flush segment (docs/recovery.md);",
             "an existing OUT is replaced."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {

@@ -52,13 +52,9 @@ final class RecordingInput implements AutoCloseable {
         }
     }
 
-    /** Whether IN is a folder or a file that holds an unfinished chunk (a quick look at the chunk headers). */
-    static boolean needsRecovery(Path in) {
-        try {
-            return Recovery.needed(in);
-        } catch (IOException e) {
-            return false;
-        }
+    /** The JVM's temporary folder, for commands that write no file beside which a copy could go. */
+    static Path systemTemp() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** The file to read. */

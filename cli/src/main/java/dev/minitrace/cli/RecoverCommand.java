@@ -21,11 +21,12 @@ import picocli.CommandLine.Model.CommandSpec;
  * a crash) left in its JFR repository; finds the repository by the process id.
  */
 @Command(name = "recover", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
-        description = {"Recovers the recording of a JVM that died (kill -9, the OOM killer, a crash) from its JFR repository",
-            "and converts it to an .mtlog: every finished chunk, and the chunk it was writing up to its last complete",
-            "flush segment (JFR flushes about once a second). Says what was recovered and what was lost.",
-            "PID finds the repository (a folder named <time>_<PID>) under --repository, java.io.tmpdir and /tmp;",
-            "mt run and mt attach print where it is."},
+        description = {"Converts what a JVM that died (kill -9, OOM killer, crash) left in its JFR repository.",
+            "Every finished chunk is read, and the chunk it was writing up to its last",
+            "complete flush segment (JFR flushes about once a second); the command says",
+            "what was recovered and what was lost. PID finds the repository (a folder",
+            "<time>_<PID>) under --repository, java.io.tmpdir and /tmp; mt run and",
+            "mt attach print where it is (docs/recovery.md)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:recovered a repository the JVM had finished (nothing lost)",

@@ -194,4 +194,44 @@ class RecoverCommandIT {
         }
         assertTrue(refused > 0, "cuts before the first segment's end are refused");
     }
+
+    /** Every command that reads a recording takes the repository folder, says what it recovered and exits 3. */
+    @Test
+    void everyCommandThatReadsARecordingTakesTheFolder() throws Exception {
+        String folder = folder().toString();
+        List<CommandOutcome> outcomes = List.of(
+                CommandOutcome.mt("convert", folder, dir.resolve("c.mtlog").toString()),
+                CommandOutcome.mt("report", folder, dir.resolve("r.html").toString()),
+                CommandOutcome.mt("export", "--format", "chrome-trace", folder, dir.resolve("t.json").toString()),
+                CommandOutcome.mt("summary", folder),
+                CommandOutcome.mt("print", "--tree", "--threads", "steps-0", "--to", "20", folder));
+        for (CommandOutcome o : outcomes) {
+            assertEquals(ExitCodes.PARTIAL, o.status(), o::toString);
+            assertTrue(o.err().contains("unfinished chunk read up to"), o::toString);
+            assertFalse(o.err().contains("\tat ") || o.err().contains("Exception"), o::toString);
+        }
+        assertTrue(outcomes.get(3).out().contains("steps-0"), outcomes.get(3)::toString);
+        assertTrue(outcomes.get(4).out().contains("step"), outcomes.get(4)::toString);
+        try (Stream<Path> left = Files.list(dir)) {
+            assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith(".minitrace-recovered-")), "the copies are removed");
+        }
+    }
+
+    /** What cannot be recovered is one line and exit status 1. */
+    @Test
+    void nothingToRecoverIsOneLine() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        for (CommandOutcome o : List.of(
+                CommandOutcome.mt("convert", empty.toString(), dir.resolve("e.mtlog").toString()),
+                CommandOutcome.mt("recover", "999999999", dir.resolve("n.mtlog").toString(), "--repository", empty.toString()),
+                CommandOutcome.mt("recover", dir.resolve("nowhere").toString(), dir.resolve("n.mtlog").toString()))) {
+            assertEquals(ExitCodes.FAILED, o.status(), o::toString);
+            assertTrue(o.oneErrorLine(), o::toString);
+        }
+        Path shortLived = Files.createDirectories(dir.resolve("2026_11_23_21_05_39_1"));
+        Files.write(shortLived.resolve("2026_11_23_21_05_39.jfr"), new byte[0]); // JFR had just created it
+        CommandOutcome o = CommandOutcome.mt("convert", shortLived.toString(), dir.resolve("s.mtlog").toString());
+        assertEquals(ExitCodes.FAILED, o.status(), o::toString);
+        assertTrue(o.oneErrorLine() && o.err().contains("nothing recoverable"), o::toString);
+    }
 }
