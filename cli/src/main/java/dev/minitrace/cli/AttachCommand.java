@@ -108,7 +108,7 @@ public final class AttachCommand implements Callable<Integer> {
             throw new CliException("--jfc " + jfc + ": no such file", ExitCodes.USAGE);
         }
         MiniTraceHome home = MiniTraceHome.locate();
-        Path agent = home.require(home.agentJar(), "the agent jar");
+        Path agent = home.require(home.attachAgentJar(), "the agent jar");
         Path settings = jfc != null ? home.require(jfc.toAbsolutePath(), "--jfc")
                 : home.require(home.profile(MiniTraceHome.DEFAULT_PROFILE), "the default profile");
         Path target = out.toAbsolutePath();
@@ -127,6 +127,7 @@ public final class AttachCommand implements Callable<Integer> {
             String before = vm.systemProperties().getProperty(AttachRequest.LAST_PROPERTY);
             String answer = vm.request(agent, AttachRequests.start(options, settings, target, d));
             err.println("attach: JVM " + pid + ": " + answer);
+            err.println("attach: " + CrashHint.text(pid, vm.systemProperties().getProperty("java.io.tmpdir"), null));
             if (d == null) {
                 err.println("attach: end it with 'mt stop " + pid + "'");
                 err.flush();

@@ -24,7 +24,6 @@ final class ConversionRun {
     private ConversionRun() {
     }
 
-    /** IN must be a file ({@code what} says of what kind), OUT a new or regular file in an existing folder, not IN. */
     /** The JFR reading engine {@code --engine} names; an unknown name is a usage error. */
     static RecordingSource engine(String name) {
         try {
@@ -41,13 +40,12 @@ final class ConversionRun {
         }
     }
 
+    /** IN must exist ({@code what} says of what kind; a folder is a JFR repository), OUT a new or regular file in an existing folder, not IN. */
     static void checkPaths(Path in, Path out, String what) {
         if (!Files.exists(in)) {
             throw new CliException(in + ": no such file", ExitCodes.FAILED);
         }
-        if (Files.isDirectory(in)) {
-            throw new CliException(in + ": is a directory, not " + what, ExitCodes.FAILED);
-        }
+        // A folder is read as a JFR repository (RecordingInput), which says so when it holds no chunk files.
         if (Files.isDirectory(out)) {
             throw new CliException("cannot write " + out + ": is a directory", ExitCodes.FAILED);
         }

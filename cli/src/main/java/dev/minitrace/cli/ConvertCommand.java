@@ -24,19 +24,21 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "convert", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, abbreviateSynopsis = true,
         description = {"Converts a JFR recording to MiniTracing's fragmented binary log (.mtlog).",
             "OUT is written to a temporary file next to it and renamed when complete;",
+            "IN may be a JFR repository folder; a chunk the JVM never finished (it died)",
+            "is read up to its last complete flush segment (docs/recovery.md);",
             "an existing OUT is replaced."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "0:converted (warnings, e.g. no minitrace events, go to stderr)",
             "1:failed: IN is not a JFR recording, is empty, unreadable, or OUT cannot be written",
             "2:bad command line (unknown option, bad value, OUT is IN)",
-            "3:IN was truncated or lost data; every complete chunk was converted and OUT written",
+            "3:IN was truncated or lost data (e.g. a recovered repository of a JVM that died); everything complete was converted and OUT written",
         })
 public final class ConvertCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "IN.jfr", description = "The JFR recording.")
+    @Parameters(index = "0", paramLabel = "IN.jfr", description = "The JFR recording, or a JFR repository folder (the chunk files a JVM left, e.g. after a crash).")
     Path in;
 
     @Parameters(index = "1", paramLabel = "OUT.mtlog", description = "The log to write.")
@@ -76,6 +78,9 @@ public final class ConvertCommand implements Callable<Integer> {
     @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
     String engine;
 
+    /** The name its messages start with ({@code mt recover} runs this command under its own). */
+    String name = "convert";
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -85,19 +90,23 @@ public final class ConvertCommand implements Callable<Integer> {
         ConversionRun.checkPaths(in, out, "a JFR recording");
         ConversionRun.checkTempDir(tempDir);
         ConversionReport report;
-        try (Progress progress = Progress.forInput(in, "convert")) {
-            report = new Converter(options, source, tempDir).convert(in, out, progress);
+        boolean recoveryLost;
+        try (RecordingInput input = RecordingInput.open(in, tempDir, out);
+                Progress progress = Progress.forInput(input.path(), name)) {
+            report = new Converter(options, source, tempDir).convert(input.path(), out, progress);
+            input.report(err, name, report.threads());
+            recoveryLost = input.lostData();
         } catch (IOException | OutOfMemoryError e) {
-            throw ConversionRun.failure(e, "convert", in, out, memory);
+            throw ConversionRun.failure(e, name, in, out, memory);
         }
-        ConversionRun.warn(err, "convert", report, options);
+        ConversionRun.warn(err, name, report, options);
         String spilled = report.spilledRecords() == 0 ? ""
                 : String.format(", %d records waited on disk (%d MB)", report.spilledRecords(), report.spilledBytes() >> 20);
         spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%s%n", out, report.records(),
                 report.threads(), report.gcs(), report.chunks(), spilled);
         spec.commandLine().getOut().flush();
         err.flush();
-        return report.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;
+        return report.lostData() || recoveryLost ? ExitCodes.PARTIAL : ExitCodes.OK;
     }
 
     private ConvertOptions options() {

@@ -55,7 +55,7 @@ public final class ExportCommand implements Callable<Integer> {
             description = "The output format: ${COMPLETION-CANDIDATES}.")
     String format;
 
-    @Parameters(index = "0", paramLabel = "IN", description = "The JFR recording (parquet: or an .mtlog).")
+    @Parameters(index = "0", paramLabel = "IN", description = "The JFR recording or a JFR repository folder (parquet: or an .mtlog).")
     Path in;
 
     @Parameters(index = "1", paramLabel = "OUT", description = "The file to write (parquet: a folder, created when missing).")
@@ -126,30 +126,40 @@ public final class ExportCommand implements Callable<Integer> {
             ConversionRun.checkPaths(in, out, "a recording");
         }
         ConversionRun.checkTempDir(tempDir);
+        try (RecordingInput input = RecordingInput.open(in, tempDir, out)) {
+            int status = export(f, input, options, fromBound, toBound, source, err);
+            return status == ExitCodes.OK && input.lostData() ? ExitCodes.PARTIAL : status;
+        }
+    }
+
+    private int export(ExportFormat f, RecordingInput input, ConvertOptions options, TimeBound fromBound, TimeBound toBound,
+            RecordingSource source, PrintWriter err) {
+        Path in = input.path();
         InputKind kind;
         try {
             kind = InputKind.of(in);
         } catch (IOException e) {
-            throw new CliException("cannot read " + in + ": " + e.getMessage(), ExitCodes.FAILED);
+            throw new CliException("cannot read " + this.in + ": " + e.getMessage(), ExitCodes.FAILED);
         }
         if (kind == InputKind.MTLOG && !f.acceptsLog()) {
-            throw new CliException(in + " is an .mtlog, which has no time per record: " + format
+            throw new CliException(this.in + " is an .mtlog, which has no time per record: " + format
                     + " needs the JFR recording it was converted from (docs/views.md)", ExitCodes.FAILED);
         }
         if (kind == InputKind.MTLOG && !options.equals(ConvertOptions.defaults())) {
-            throw new CliException("--threads, --events, --from, --to, --fragments and --no-alloc apply to a JFR recording; " + in
+            throw new CliException("--threads, --events, --from, --to, --fragments and --no-alloc apply to a JFR recording; " + this.in
                     + " is an .mtlog, exported whole", ExitCodes.USAGE);
         }
         if (kind == InputKind.OTHER) {
-            throw new CliException(in + ": not a JFR recording" + (f.acceptsLog() ? " or an .mtlog file" : ""), ExitCodes.FAILED);
+            throw new CliException(this.in + ": not a JFR recording" + (f.acceptsLog() ? " or an .mtlog file" : ""), ExitCodes.FAILED);
         }
         int status;
         try (Progress progress = Progress.forInput(in, "export")) {
             status = f.export(new ExportFormat.Request(in, kind == InputKind.MTLOG, out, options, fromBound, toBound, maxEvents, source,
                     tempDir, progress, host != null ? host : RecordingFacts.localHost(), spec.commandLine().getOut(), err));
         } catch (IOException | OutOfMemoryError e) {
-            throw ConversionRun.failure(e, "export", in, out, memory);
+            throw ConversionRun.failure(e, "export", this.in, out, memory);
         }
+        input.report(err, "export", -1);
         spec.commandLine().getOut().flush();
         err.flush();
         return status;
@@ -159,9 +169,6 @@ public final class ExportCommand implements Callable<Integer> {
     private void checkFolder() {
         if (!Files.exists(in)) {
             throw new CliException(in + ": no such file", ExitCodes.FAILED);
-        }
-        if (Files.isDirectory(in)) {
-            throw new CliException(in + ": is a directory, not a recording or an .mtlog", ExitCodes.FAILED);
         }
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new CliException("cannot write " + out + ": not a folder (" + format + " writes a folder of tables)", ExitCodes.FAILED);

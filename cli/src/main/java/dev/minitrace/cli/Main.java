@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             DemoCommand.class,
             ConvertCommand.class,
+            RecoverCommand.class,
             QueryCommand.class,
             PrintCommand.class,
             SummaryCommand.class,

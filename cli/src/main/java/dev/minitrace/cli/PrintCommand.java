@@ -12,6 +12,7 @@ import dev.minitrace.converter.mtlog.MtlogReader;
 import dev.minitrace.converter.mtlog.Names;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ public final class PrintCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "An .mtlog file; with --tree also a JFR recording (.jfr)")
+    @Parameters(index = "0", paramLabel = "FILE", description = "An .mtlog file; with --tree also a JFR recording (.jfr) or a JFR repository folder")
     Path file;
 
     @Option(names = "--json", description = "Write JSON lines, one object per record.")
@@ -90,7 +91,7 @@ public final class PrintCommand implements Callable<Integer> {
             throw new CliException("--from " + from + " --to " + (to == Long.MAX_VALUE ? "(last)" : to)
                     + ": expected 1 <= --from <= --to", ExitCodes.USAGE);
         }
-        if (tree && SummaryCommand.isJfr(file)) {
+        if (tree && (Files.isDirectory(file) || SummaryCommand.isJfr(file))) {
             return printJfrTree(out);
         }
         try (MtlogReader r = MtlogReader.open(file)) {
@@ -239,8 +240,11 @@ public final class PrintCommand implements Callable<Integer> {
         RecordingSource source = ConversionRun.engine(engine);
         List<String> problems = new ArrayList<>();
         JfrCallTrees trees;
-        try {
-            trees = JfrCallTrees.read(file, source, id -> wanted(id, null), name -> wanted(-1, name), problems);
+        boolean recoveryLost;
+        try (RecordingInput input = RecordingInput.open(file, RecordingInput.systemTemp(), file)) {
+            trees = JfrCallTrees.read(input.path(), source, id -> wanted(id, null), name -> wanted(-1, name), problems);
+            input.report(err, "print", -1);
+            recoveryLost = input.lostData();
         } catch (NoSuchFileException e) {
             throw new CliException(file + ": no such file");
         } catch (JfrInputException e) {
@@ -263,7 +267,7 @@ public final class PrintCommand implements Callable<Integer> {
             err.println("print: warning: " + p);
         }
         err.flush();
-        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.PARTIAL;
+        return problems.isEmpty() && !recoveryLost ? ExitCodes.OK : ExitCodes.PARTIAL;
     }
 
     private void printJson(MtlogReader r, PrintWriter out) throws IOException {

@@ -35,7 +35,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "IN", description = "The JFR recording or .mtlog file.")
+    @Parameters(index = "0", paramLabel = "IN", description = "The JFR recording (or a JFR repository folder) or .mtlog file.")
     Path in;
 
     @Parameters(index = "1", paramLabel = "OUT.html", description = "The page to write.")
@@ -60,13 +60,17 @@ public final class ReportCommand implements Callable<Integer> {
         ConversionRun.checkPaths(in, out, "a recording or an .mtlog");
         ConversionRun.checkTempDir(tempDir);
         Report.Result r;
-        try (Progress progress = Progress.forInput(in, "report")) {
-            InputKind kind = InputKind.of(in);
+        boolean recoveryLost;
+        try (RecordingInput input = RecordingInput.open(in, tempDir, out);
+                Progress progress = Progress.forInput(input.path(), "report")) {
+            InputKind kind = InputKind.of(input.path());
             r = switch (kind) {
-                case JFR -> Report.ofRecording(in, out, ConvertOptions.defaults(), source, tempDir, progress);
+                case JFR -> Report.ofRecording(input.path(), out, ConvertOptions.defaults(), source, tempDir, progress);
                 case MTLOG -> Report.ofLog(in, out);
                 case OTHER -> throw new CliException(in + ": not a JFR recording or an .mtlog file", ExitCodes.FAILED);
             };
+            input.report(err, "report", r.threads());
+            recoveryLost = input.lostData();
         } catch (IOException | OutOfMemoryError e) {
             throw ConversionRun.failure(e, "report", in, out, memory);
         }
@@ -76,6 +80,6 @@ public final class ReportCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("%s: %d records, %d threads, %d KB%n", out, r.records(), r.threads(), r.pageBytes() >> 10);
         spec.commandLine().getOut().flush();
         err.flush();
-        return r.lostData() ? ExitCodes.PARTIAL : ExitCodes.OK;
+        return r.lostData() || recoveryLost ? ExitCodes.PARTIAL : ExitCodes.OK;
     }
 }

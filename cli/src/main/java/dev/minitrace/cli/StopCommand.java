@@ -40,7 +40,7 @@ public final class StopCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         MiniTraceHome home = MiniTraceHome.locate();
-        Path agent = home.require(home.agentJar(), "the agent jar");
+        Path agent = home.require(home.attachAgentJar(), "the agent jar");
         try (TargetJvm vm = TargetJvm.attach(pid)) {
             if (!AttachRequest.STATE_ATTACHED.equals(vm.agentState())) {
                 throw new AttachFailure("MiniTrace is not attached to JVM " + pid + " (nothing to stop)");

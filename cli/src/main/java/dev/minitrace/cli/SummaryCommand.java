@@ -37,7 +37,7 @@ public final class SummaryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE")
+    @Parameters(index = "0", paramLabel = "FILE", description = "An .mtlog file, a JFR recording (.jfr) or a JFR repository folder.")
     Path file;
 
     @Option(names = "--top", defaultValue = "10", description = "How many top methods, classes and monitors to list (default 10).")
@@ -52,21 +52,25 @@ public final class SummaryCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
-            if (startsWithFlr(file)) {
+            if (Files.isDirectory(file) || startsWithFlr(file)) {
                 RecordingSource source = ConversionRun.engine(engine);
                 Path dir = Files.createTempDirectory("minitrace-summary-");
                 Path log = dir.resolve("summary.mtlog");
                 // removed on Ctrl-C too (deleteOnExit deletes in reverse order: the log, then its folder)
                 dir.toFile().deleteOnExit();
                 log.toFile().deleteOnExit();
-                try {
+                try (RecordingInput input = RecordingInput.open(file, dir, log)) {
                     ConversionReport report = new Converter(ConvertOptions.defaults(), source)
-                            .convert(file, log, null);
+                            .convert(input.path(), log, null);
+                    input.report(err, "summary", report.threads());
                     for (String w : report.warnings()) {
                         err.println("summary: warning: " + w);
                     }
                     int status = summarize(log, out, err);
-                    CaptureSummary captures = CaptureSummary.of(file);
+                    if (input.lostData()) {
+                        status = ExitCodes.PARTIAL;
+                    }
+                    CaptureSummary captures = CaptureSummary.of(input.path());
                     captures.print(out, top);
                     if (captures.problem() != null && captures.captures() > 0) {
                         err.println("summary: warning: captures read up to an unreadable part: " + captures.problem());

@@ -49,6 +49,8 @@ final class TracedRun {
             return process.run(pid -> {
                 err.println(command + ": tracing pid " + pid + " into " + out.toAbsolutePath().normalize()
                         + "; snapshot while it runs: jcmd " + pid + " JFR.dump name=minitrace filename=snapshot.jfr");
+                err.println(command + ": " + CrashHint.text(pid, CrashHint.option(javaArgs, "-Djava.io.tmpdir="),
+                        CrashHint.repository(javaArgs)));
                 err.flush();
             });
         } catch (IllegalStateException e) {

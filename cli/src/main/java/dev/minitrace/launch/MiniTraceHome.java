@@ -15,6 +15,8 @@ public final class MiniTraceHome {
     public static final String PROPERTY = "minitrace.home";
     /** The agent jar, relative to the root. */
     public static final String AGENT_JAR = "injector/target/minitrace-agent.jar";
+    /** The agent jar for {@code mt attach} and {@code mt stop}, relative to the root. */
+    public static final String ATTACH_AGENT_JAR = "injector/target/minitrace-agent-attach.jar";
     /** The demo jar, relative to the root. */
     public static final String DEMO_JAR = "demo/target/minitrace-demo.jar";
     /** The folder of the .jfc profiles, relative to the root. */
@@ -75,6 +77,14 @@ public final class MiniTraceHome {
     /** {@value #AGENT_JAR} under the root (may not exist). */
     public Path agentJar() {
         return root.resolve(AGENT_JAR);
+    }
+
+    /**
+     * {@value #ATTACH_AGENT_JAR} under the root (may not exist): the agent for {@code mt attach}, the
+     * same classes without {@code Boot-Class-Path}, which a running JVM would answer with a warning.
+     */
+    public Path attachAgentJar() {
+        return root.resolve(ATTACH_AGENT_JAR);
     }
 
     /** {@value #DEMO_JAR} under the root (may not exist). */

@@ -99,8 +99,10 @@ class AttachCommandIT {
                     "--capture", "fixture.attach.Service::handle", "--redact", "fixture.attach.Service::handle#2",
                     "--redact", "value:^\\d{0,9}7$", "--duration", "500ms", "--out", timed.toString());
             assertEquals(0, t.status(), t::toString);
-            assertEquals(2, t.errLines().size(), t::err);
-            assertTrue(t.errLines().get(1).startsWith("attach: JVM " + pid + ": recording written to " + timed), t::err);
+            assertEquals(3, t.errLines().size(), t::err);
+            assertTrue(t.errLines().get(1).startsWith("attach: if it dies (kill -9, OOM killer, crash), JFR's chunks stay in "), t::err);
+            assertTrue(t.errLines().get(1).endsWith("_" + pid + ": mt recover " + pid + " OUT.mtlog"), t::err);
+            assertTrue(t.errLines().get(2).startsWith("attach: JVM " + pid + ": recording written to " + timed), t::err);
             assertTrue(types(timed).contains("minitrace.MethodBuffer"));
             int captures = 0;
             int redactedRequests = 0;

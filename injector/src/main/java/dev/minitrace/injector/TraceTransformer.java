@@ -37,8 +37,8 @@ public final class TraceTransformer implements ClassFileTransformer {
     private volatile MethodSelector selector;
     /** Whether the transformer is registered as retransformation-capable (then it instruments retransformed classes too). */
     private final boolean retransforming;
-    /** Classes currently rewritten by this transformer, as {@link #key} strings. */
-    private final Set<String> changed = ConcurrentHashMap.newKeySet();
+    /** Classes currently rewritten by this transformer. */
+    private final ChangedClasses changed = new ChangedClasses();
     private final boolean verbose;
     /**
      * False while no recording enables MiniTrace's events and the agent defers its rewriting
@@ -102,7 +102,7 @@ public final class TraceTransformer implements ClassFileTransformer {
 
     /** Whether {@code c} is currently rewritten by this transformer. */
     public boolean changed(Class<?> c) {
-        return changed.contains(key(c.getClassLoader(), c.getName().replace('.', '/')));
+        return changed.contains(c.getClassLoader(), c.getName().replace('.', '/'));
     }
 
     /**
@@ -111,11 +111,11 @@ public final class TraceTransformer implements ClassFileTransformer {
      * returned for it during the failed call.
      */
     public void markChanged(Class<?> c, boolean isChanged) {
-        String k = key(c.getClassLoader(), c.getName().replace('.', '/'));
+        String name = c.getName().replace('.', '/');
         if (isChanged) {
-            changed.add(k);
+            changed.add(c.getClassLoader(), name);
         } else {
-            changed.remove(k);
+            changed.remove(c.getClassLoader(), name);
         }
     }
 
@@ -132,11 +132,6 @@ public final class TraceTransformer implements ClassFileTransformer {
         ClassLoader loader = c.getClassLoader();
         return !c.isArray() && !c.isPrimitive() && !c.isHidden()
                 && eligible(loader, c.getName().replace('.', '/'), platformLoader) && seesAgent(loader, agentLoader);
-    }
-
-    /** Identifies a class by its loader and internal name (the Class object may not exist yet). */
-    private static String key(ClassLoader loader, String internalName) {
-        return internalName + "@" + System.identityHashCode(loader);
     }
 
     /** Whether classes of this loader and name are eligible at all (before filters). */
@@ -161,6 +156,9 @@ public final class TraceTransformer implements ClassFileTransformer {
      * fail with NoClassDefFoundError). Walks the chain; loads nothing.
      */
     static boolean seesAgent(ClassLoader loader, ClassLoader agentLoader) {
+        if (agentLoader == null) {
+            return true; // the agent is on the bootstrap search path (Boot-Class-Path), which every loader reaches
+        }
         for (ClassLoader l = loader; l != null; l = l.getParent()) {
             if (l == agentLoader) {
                 return true;
@@ -177,7 +175,7 @@ public final class TraceTransformer implements ClassFileTransformer {
         }
         if (!rewriting) {
             if (classBeingRedefined != null) {
-                changed.remove(key(loader, className)); // null: the JVM reverts it to its own bytes
+                changed.remove(loader, className); // null: the JVM reverts it to its own bytes
             }
             return null;
         }
@@ -192,7 +190,8 @@ public final class TraceTransformer implements ClassFileTransformer {
         }
         if (!seesAgent(loader, agentLoader)) {
             report("classes of " + loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader)),
-                    "its parent chain does not reach the class loader of the agent, so it cannot see the hooks");
+                    "its parent chain does not reach the class loader of the agent, so it cannot see the hooks"
+                            + " (the agent reaches every loader from the bootstrap path only when its jar is named minitrace-agent.jar)");
             return null;
         }
         active[0] = true;
@@ -201,7 +200,7 @@ public final class TraceTransformer implements ClassFileTransformer {
                     (cls, name, descriptor) -> MethodRegistry.idFor(loader, cls, name, descriptor));
             if (result == null) {
                 if (retransforming) {
-                    changed.remove(key(loader, className));
+                    changed.remove(loader, className);
                 }
                 return null;
             }
@@ -214,7 +213,7 @@ public final class TraceTransformer implements ClassFileTransformer {
                 MethodRegistry.commitDefinition(result.ids()[i]);
             }
             if (retransforming) {
-                changed.add(key(loader, className));
+                changed.add(loader, className);
             }
             if (verbose) {
                 System.err.println("minitrace: instrumented " + className.replace('/', '.') + " (" + methods.size()
@@ -223,7 +222,7 @@ public final class TraceTransformer implements ClassFileTransformer {
             return result.bytes();
         } catch (Throwable t) {
             if (retransforming) {
-                changed.remove(key(loader, className));
+                changed.remove(loader, className);
             }
             report(className.replace('/', '.'), t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
             return null;

@@ -52,6 +52,11 @@ public final class TraceBufferFormat {
     public static final int MAX_LONG_CHARS = 11;
     /** Most chars of a skip: header and a 64-bit varint. */
     public static final int MAX_SKIP_CHARS = 1 + MAX_LONG_CHARS;
+    /**
+     * Chars of one thread's buffer, committed as one event when full: also the most records a thread
+     * can hold that JFR has not seen yet (every record takes at least one char).
+     */
+    public static final int MAX_BUFFER_CHARS = 2048;
     /** Most chars of one record: a stamped object record (header, three 32-bit varints, a time delta). */
     public static final int MAX_RECORD_CHARS = 1 + 3 * MAX_INT_CHARS + MAX_LONG_CHARS;
 

@@ -20,7 +20,36 @@ public final class MethodRegistry {
      * keyed {@code className.name descriptor}: a class rewritten again (a recording's filter
      * changed its selection) keeps its methods' ids, so a log names each method once.
      */
-    private static final java.util.Map<ClassLoader, java.util.Map<String, Integer>> IDS = new java.util.WeakHashMap<>();
+    private static final java.util.Map<ClassLoader, LoaderIds> IDS = new java.util.WeakHashMap<>();
+    /** The bootstrap loader's ids (a WeakHashMap key cannot be null), never unloaded. */
+    private static java.util.Map<String, Integer> bootIds = new java.util.HashMap<>();
+    /**
+     * Loaders that were collected: their classes are gone, so their methods' definitions need not
+     * be held or committed into every chunk any more. Without this, an application that defines and
+     * drops classes all the time (proxies, generated code) grows the table and every chunk's
+     * definitions without bound (docs/performance.md, class churn).
+     */
+    private static final java.lang.ref.ReferenceQueue<ClassLoader> GONE = new java.lang.ref.ReferenceQueue<>();
+    /** Keeps the references themselves reachable until their loader is gone. */
+    private static final java.util.Set<LoaderIds> LIVE = new java.util.HashSet<>();
+    /** Ids of collected loaders, each batch with the {@link #commitAll} count when it was found. */
+    private static final java.util.ArrayDeque<long[]> RETIRING = new java.util.ArrayDeque<>();
+    /**
+     * {@link #commitAll} runs at the end and the start of each chunk: a definition is still committed
+     * for this many more calls after its loader was found gone, so that records of its methods
+     * flushed late still find it in their chunk.
+     */
+    private static final int GRACE_CALLS = 3;
+    private static long commitAllCalls;
+
+    /** One loader's method ids, referring to the loader weakly. */
+    private static final class LoaderIds extends java.lang.ref.WeakReference<ClassLoader> {
+        final java.util.Map<String, Integer> byMethod = new java.util.HashMap<>();
+
+        LoaderIds(ClassLoader loader) {
+            super(loader, GONE);
+        }
+    }
 
     private MethodRegistry() {
     }
@@ -53,7 +82,19 @@ public final class MethodRegistry {
      */
     public static int idFor(ClassLoader loader, String className, String name, String descriptor) {
         synchronized (LOCK) {
-            java.util.Map<String, Integer> byMethod = IDS.computeIfAbsent(loader, k -> new java.util.HashMap<>());
+            retireCollected();
+            java.util.Map<String, Integer> byMethod;
+            if (loader == null) {
+                byMethod = bootIds;
+            } else {
+                LoaderIds ids = IDS.get(loader);
+                if (ids == null) {
+                    ids = new LoaderIds(loader);
+                    IDS.put(loader, ids);
+                    LIVE.add(ids);
+                }
+                byMethod = ids.byMethod;
+            }
             String key = className + '.' + name + descriptor;
             Integer id = byMethod.get(key);
             if (id == null) {
@@ -84,6 +125,9 @@ public final class MethodRegistry {
     public static void forgetAll() {
         synchronized (LOCK) {
             IDS.clear();
+            LIVE.clear();
+            RETIRING.clear();
+            bootIds = new java.util.HashMap<>();
             java.util.Arrays.fill(classNames, null);
             java.util.Arrays.fill(methodNames, null);
             java.util.Arrays.fill(descriptors, null);
@@ -144,6 +188,8 @@ public final class MethodRegistry {
         int[] access;
         int count;
         synchronized (LOCK) {
+            commitAllCalls++;
+            retireCollected();
             // A copy taken under the lock is a consistent view; committing happens outside it so
             // that class definition is never blocked behind JFR.
             count = reserved;
@@ -156,6 +202,34 @@ public final class MethodRegistry {
             String c = cls[id];
             if (c != null) {
                 commit(id, c, names[id], descs[id], access[id]);
+            }
+        }
+    }
+
+    /**
+     * Under {@link #LOCK}: queues the ids of loaders collected since the last call, and forgets the
+     * definitions of those queued {@link #GRACE_CALLS} calls of {@link #commitAll} ago. Ids are not
+     * reused (a late record must never name another method), so the arrays keep a slot per id.
+     */
+    private static void retireCollected() {
+        for (java.lang.ref.Reference<? extends ClassLoader> r; (r = GONE.poll()) != null;) {
+            LoaderIds gone = (LoaderIds) r;
+            LIVE.remove(gone);
+            long[] batch = new long[gone.byMethod.size() + 1];
+            batch[0] = commitAllCalls;
+            int i = 1;
+            for (int id : gone.byMethod.values()) {
+                batch[i++] = id;
+            }
+            RETIRING.add(batch);
+        }
+        while (!RETIRING.isEmpty() && RETIRING.peekFirst()[0] + GRACE_CALLS <= commitAllCalls) {
+            long[] batch = RETIRING.pollFirst();
+            for (int i = 1; i < batch.length; i++) {
+                int id = (int) batch[i];
+                classNames[id] = null;
+                methodNames[id] = null;
+                descriptors[id] = null;
             }
         }
     }

@@ -21,7 +21,7 @@ final class TraceBuffer {
     private static final int MAX_WRITE = TraceBufferFormat.MAX_SKIP_CHARS + TraceBufferFormat.MAX_RECORD_CHARS;
     private static final int INITIAL_CHARS = 256;
     /** Large enough to commit a few hundred records at once, small enough that JFR's event fits its 8 KB thread buffer (3 bytes reserved per char). */
-    static final int MAX_CHARS = 2048;
+    static final int MAX_CHARS = TraceBufferFormat.MAX_BUFFER_CHARS;
 
     private static final VarHandle POSITION;
     private static final VarHandle FLUSHING;

@@ -21,7 +21,7 @@ import java.util.jar.Manifest;
  * {@code BytesProbe} agent, system properties, jcmd.
  */
 final class TargetProcess implements AutoCloseable {
-    static final Path AGENT = Path.of("target", "minitrace-agent.jar").toAbsolutePath();
+    static final Path AGENT = Path.of("target", "minitrace-agent-attach.jar").toAbsolutePath();
     static final Path TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath();
     static final Path SETTINGS = TEST_CLASSES.resolve("minitrace-test.jfc");
 

@@ -47,4 +47,37 @@ class MethodRegistryTest {
         assertTrue(e.getMessage().contains("was never reserved"), e.getMessage());
         assertFalse(MethodRegistry.commitDefinition(-1));
     }
+
+    /**
+     * A collected class loader's definitions are dropped after the grace of three chunk-boundary
+     * runs, a live loader's are kept, and a loader that comes back with the same class name gets
+     * fresh ids (never an old one).
+     */
+    @Test
+    void definitionsOfACollectedLoaderAreDroppedAfterTheGrace() throws Exception {
+        ClassLoader live = new java.net.URLClassLoader(new java.net.URL[0], null);
+        int kept = MethodRegistry.idFor(live, "gen.Kept", "m", "()V");
+        MethodRegistry.define(kept, "gen.Kept", "m", "()V", 1);
+        ClassLoader dropped = new java.net.URLClassLoader(new java.net.URL[0], null);
+        int gone = MethodRegistry.idFor(dropped, "gen.Gone", "m", "()V");
+        MethodRegistry.define(gone, "gen.Gone", "m", "()V", 1);
+        java.lang.ref.WeakReference<ClassLoader> ref = new java.lang.ref.WeakReference<>(dropped);
+        dropped = null;
+        for (int i = 0; i < 100 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(ref.get() == null, "the collector did not clear the loader");
+        Thread.sleep(200); // the reference reaches its queue shortly after it is cleared
+        MethodRegistry.commitAll();
+        assertTrue(MethodRegistry.describe(gone) != null, "still defined within the grace");
+        MethodRegistry.commitAll();
+        MethodRegistry.commitAll();
+        MethodRegistry.commitAll();
+        assertEquals(null, MethodRegistry.describe(gone), "dropped after the grace");
+        assertEquals("gen.Kept", MethodRegistry.describe(kept)[0], "a live loader's definition stays");
+        ClassLoader again = new java.net.URLClassLoader(new java.net.URL[0], null);
+        assertTrue(MethodRegistry.idFor(again, "gen.Gone", "m", "()V") > gone, "a new id, never the old one");
+        assertEquals(kept, MethodRegistry.idFor(live, "gen.Kept", "m", "()V"));
+    }
 }

@@ -1,0 +1,162 @@
+package dev.minitrace.converter.recovery;
+
+import dev.minitrace.converter.jfr.JfrInputException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Makes one readable recording out of what a JVM left behind: a repository folder (its chunk
+ * files in order) or a single file whose last chunk the JVM was still writing. Finished chunks are
+ * copied whole; an unfinished chunk is cut after its last complete flush segment
+ * ({@link FlushSegments}) and given that segment's header, marked finished, so that any JFR
+ * reader (MiniTrace's or the JDK's) reads it like a finished chunk. Bad data never throws: what
+ * cannot be read is counted in the {@link RecoveryReport}.
+ */
+public final class Recovery {
+    private static final int MAGIC = 0x464C5200;
+
+    private Recovery() {
+    }
+
+    /**
+     * True when {@code in} must be recovered before it can be read: a folder, or a file with a chunk
+     * the JVM had not finished (state byte not 0).
+     */
+    public static boolean needed(Path in) throws IOException {
+        if (Files.isDirectory(in)) {
+            return true;
+        }
+        try (FileChannel ch = FileChannel.open(in, StandardOpenOption.READ)) {
+            long size = ch.size();
+            ByteBuffer h = ByteBuffer.allocate(FlushSegments.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
+            for (long pos = 0; pos < size;) {
+                if (read(ch, h, pos) < FlushSegments.HEADER_SIZE || h.getInt(0) != MAGIC) {
+                    return false; // not a chunk: the reader reports it as it always did
+                }
+                if (h.get(FlushSegments.STATE_OFFSET) != 0) {
+                    return true;
+                }
+                long chunkSize = h.getLong(8);
+                if (chunkSize < FlushSegments.HEADER_SIZE) {
+                    return false;
+                }
+                pos += chunkSize;
+            }
+            return false;
+        }
+    }
+
+    /** Writes the readable part of {@code in} (a folder or a file) to {@code out}. */
+    public static RecoveryReport write(Path in, Path out) throws IOException {
+        List<Path> files;
+        if (Files.isDirectory(in)) {
+            files = RecordingRepository.chunkFiles(in);
+            if (files.isEmpty()) {
+                throw new JfrInputException("no .jfr chunk files in this folder (a JFR repository holds files named like 2026_01_02_03_04_05.jfr)");
+            }
+        } else {
+            files = List.of(in);
+        }
+        Tally t = new Tally();
+        try (FileChannel dst = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            for (Path f : files) {
+                copyFile(f, dst, t);
+            }
+        }
+        if (t.completeChunks == 0 && t.segments == 0) {
+            throw new JfrInputException("nothing recoverable: no finished chunk and no complete flush segment ("
+                    + String.join("; ", t.problems) + ")");
+        }
+        return new RecoveryReport(files.size(), t.completeChunks, t.unfinishedChunks, t.segments, t.recoveredBytes,
+                t.lostBytes, List.copyOf(t.problems));
+    }
+
+    private static void copyFile(Path f, FileChannel dst, Tally t) throws IOException {
+        String name = f.getFileName().toString();
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size == 0) {
+                t.problems.add(name + ": empty (the JVM had only just created it)");
+                return;
+            }
+            ByteBuffer h = ByteBuffer.allocate(FlushSegments.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
+            long pos = 0;
+            while (pos < size) {
+                int n = read(ch, h, pos);
+                if (n < FlushSegments.HEADER_SIZE || h.getInt(0) != MAGIC) {
+                    t.lose(size - pos, name + ": " + (size - pos) + " bytes at offset " + pos + " are not a chunk"
+                            + (n < FlushSegments.HEADER_SIZE ? " (the JVM had only just created it)" : ""));
+                    return;
+                }
+                long chunkSize = h.getLong(8);
+                boolean finished = h.get(FlushSegments.STATE_OFFSET) == 0;
+                if (finished && chunkSize >= FlushSegments.HEADER_SIZE && chunkSize <= size - pos) {
+                    transfer(ch, pos, chunkSize, dst);
+                    t.completeChunks++;
+                    pos += chunkSize;
+                    continue;
+                }
+                // Unfinished (the JVM died while writing it) or cut short (a copy, a full disk).
+                t.unfinishedChunks++;
+                FlushSegments.Result r = FlushSegments.scan(ch, pos, size - pos);
+                long lost = size - pos - r.end();
+                if (r.end() > 0) {
+                    dst.write(ByteBuffer.wrap(r.header()));
+                    transfer(ch, pos + FlushSegments.HEADER_SIZE, r.end() - FlushSegments.HEADER_SIZE, dst);
+                    t.segments += r.segments();
+                    t.recoveredBytes += r.end();
+                }
+                t.lose(lost, name + ": " + (finished ? "chunk cut short" : "unfinished chunk") + " at offset " + pos + ", "
+                        + r.segments() + " complete flush segments (" + r.end() + " bytes) recovered, " + lost
+                        + " bytes after the last one lost");
+                return; // nothing after an unfinished chunk is a chunk boundary we could trust
+            }
+        }
+    }
+
+    private static void transfer(FileChannel src, long position, long length, FileChannel dst) throws IOException {
+        long done = 0;
+        while (done < length) {
+            long n = src.transferTo(position + done, length - done, dst);
+            if (n <= 0) {
+                throw new JfrInputException("file shrank while it was being recovered");
+            }
+            done += n;
+        }
+    }
+
+    private static int read(FileChannel ch, ByteBuffer b, long position) throws IOException {
+        b.clear();
+        long pos = position;
+        while (b.hasRemaining()) {
+            int r = ch.read(b, pos);
+            if (r < 0) {
+                break;
+            }
+            pos += r;
+        }
+        return b.position();
+    }
+
+    private static final class Tally {
+        int completeChunks;
+        int unfinishedChunks;
+        int segments;
+        long recoveredBytes;
+        long lostBytes;
+        final List<String> problems = new ArrayList<>();
+
+        void lose(long bytes, String problem) {
+            lostBytes += bytes;
+            problems.add(problem);
+        }
+    }
+}
