@@ -21,6 +21,15 @@ public final class EventNames {
     /** {@link MethodDefinitionEvent}. */
     public static final String METHOD_DEFINITION = MethodDefinitionEvent.NAME;
 
+    /** {@link ExceptionThrowEvent}. */
+    public static final String EXCEPTION_THROW = ExceptionThrowEvent.NAME;
+    /** {@link ExceptionHandledEvent}. */
+    public static final String EXCEPTION_HANDLED = ExceptionHandledEvent.NAME;
+    /** {@link ReferenceStoreEvent}. */
+    public static final String REFERENCE_STORE = ReferenceStoreEvent.NAME;
+    /** {@link FieldDefinitionEvent}. */
+    public static final String FIELD_DEFINITION = FieldDefinitionEvent.NAME;
+
     private EventNames() {
     }
 }
