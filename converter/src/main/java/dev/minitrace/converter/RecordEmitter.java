@@ -19,7 +19,7 @@ abstract class RecordEmitter {
     final long from;
     final long to;
     final int typeMask;
-    final long[] countByType = new long[MtlogFormat.MAX_BASE_TYPE + 1];
+    final long[] countByType = new long[MtlogFormat.MAX_TYPE + 1];
     /**
      * One-entry cache of the fragment point search: {@code cacheIndex} is the first point after
      * {@code cacheCursor} in {@code cachePoints}. Streams are written a batch at a time, so it
@@ -163,7 +163,7 @@ abstract class RecordEmitter {
     /** True when every record passes: no time window and every data record type selected. */
     final boolean selectsAll() {
         int data = (1 << MtlogFormat.METHOD_ENTRY) | (1 << MtlogFormat.METHOD_EXIT) | (1 << MtlogFormat.LOCK_ACQUIRE)
-                | (1 << MtlogFormat.LOCK_RELEASE) | (1 << MtlogFormat.OBJECT_ALLOC);
+                | (1 << MtlogFormat.LOCK_RELEASE) | (1 << MtlogFormat.OBJECT_ALLOC) | ConvertOptions.HEAP_TYPES;
         return from == Long.MIN_VALUE && to == Long.MAX_VALUE && (typeMask & data) == data;
     }
 

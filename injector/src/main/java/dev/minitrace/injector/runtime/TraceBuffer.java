@@ -254,6 +254,19 @@ final class TraceBuffer {
             while (cursor < end) {
                 int h = c[cursor++];
                 int kind = h & TraceBufferFormat.KIND_MASK;
+                if ((h & TraceBufferFormat.HEAP) != 0) {
+                    readVarint(c); // method id, field id or index
+                    readVarint(c); // bytecode index
+                    int objects = TraceBufferFormat.heapKind(h) >= TraceBufferFormat.FIELD_STORE ? 3 : 1;
+                    for (int i = 0; i < 2 * objects; i++) {
+                        readVarint(c); // class id + 1, identity hash
+                    }
+                    if ((h & TraceBufferFormat.STAMPED) != 0) {
+                        ticks += readVarint(c);
+                    }
+                    count += objects + 1; // one record per sequence number, as the converter decodes it
+                    continue;
+                }
                 if ((h & TraceBufferFormat.OBJECT) != 0) {
                     readVarint(c); // class id
                     readVarint(c); // identity hash

@@ -1,0 +1,144 @@
+package dev.minitrace.converter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.mtlog.MtlogReader;
+import fixture.heap.HeapWorkload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The heap records end to end: {@link HeapWorkload} runs in a child JVM with the real agent
+ * ({@code events=…+exception+field}) and the real {@code minitrace-heap.jfc}, packed and one event
+ * per record; both engines convert it alike, and the main thread's exception and reference store
+ * records are exactly the program's: counts per kind and per field, each store's holder, old and
+ * new target equal to the objects the program allocated, each exception the object thrown.
+ */
+class HeapTraceIT {
+    private static final Path AGENT = Paths.get(System.getProperty("minitrace.agent.jar", "../injector/target/minitrace-agent.jar"));
+    private static final Path HEAP_JFC = Paths.get("../jfc-profiles/minitrace-heap.jfc");
+
+    @TempDir
+    Path dir;
+
+    /** One record of the main thread. */
+    record Rec(int type, long value, int aux) {
+    }
+
+    @ParameterizedTest(name = "methods={0}")
+    @ValueSource(strings = {"buffer", "events"})
+    void exceptionsAndStoresAreExactlyTheProgramsOnes(String methods) throws Exception {
+        Assumptions.assumeTrue(Files.exists(AGENT), "no agent jar at " + AGENT + " (build the injector first)");
+        Path jfr = dir.resolve("heap.jfr");
+        ChildJvm.Result r = ChildJvm.run(List.of(
+                "-javaagent:" + AGENT.toAbsolutePath() + "=include=fixture.heap.*,events=method+lock+alloc+exception+field,methods=" + methods,
+                "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + HEAP_JFC.toAbsolutePath(),
+                "-cp", ChildJvm.classpath(), HeapWorkload.class.getName()));
+        assertEquals(0, r.status(), r.output());
+        Path out = dir.resolve("heap.mtlog");
+        ConversionReport report = BothEngines.convert(ConvertOptions.defaults(), jfr, out);
+        assertFalse(report.lostData(), report.warnings().toString());
+        assertTrue(report.warnings().isEmpty(), report.warnings().toString());
+
+        MtlogInfo info;
+        List<Rec> main = new ArrayList<>();
+        try (MtlogReader reader = MtlogReader.open(out)) {
+            info = reader.info();
+            long mainId = info.threads().entrySet().stream().filter(e -> e.getValue().name().equals("main"))
+                    .mapToLong(Map.Entry::getKey).findFirst().orElseThrow();
+            reader.forEachRecord((int) mainId, (stream, type, value, aux) -> main.add(new Rec(type, value, aux)));
+        }
+        Map<Integer, Integer> byType = new TreeMap<>();
+        for (Rec x : main) {
+            byType.merge(x.type(), 1, Integer::sum);
+        }
+        assertEquals(3, byType.get(MtlogFormat.EXCEPTION_THROW), "throws " + byType);
+        assertEquals(4, byType.get(MtlogFormat.EXCEPTION_HANDLED), "handled " + byType);
+        assertEquals(7, byType.get(MtlogFormat.EXCEPTION_OBJECT), "exception objects " + byType);
+        assertEquals(9, byType.get(MtlogFormat.FIELD_STORE), "field stores " + byType);
+        assertEquals(4, byType.get(MtlogFormat.ARRAY_STORE), "array stores " + byType);
+        for (int part : new int[] {MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW}) {
+            assertEquals(13, byType.get(part), MtlogFormat.typeName(part) + " " + byType);
+        }
+
+        // A reader that knows only types 1-6 sees balanced entries and exits.
+        assertEquals(byType.get(MtlogFormat.METHOD_ENTRY), byType.get(MtlogFormat.METHOD_EXIT), "entries and exits " + byType);
+
+        // The program's allocations, by class, in order.
+        Map<String, List<Long>> allocs = new TreeMap<>();
+        for (Rec x : main) {
+            if (x.type() == MtlogFormat.OBJECT_ALLOC) {
+                allocs.computeIfAbsent(info.classes().get((long) MtlogFormat.classIdOf(x.value())), k -> new ArrayList<>()).add(x.value());
+            }
+        }
+        List<Long> nodes = allocs.get("fixture.heap.HeapWorkload$Node");
+        List<Long> arrays = allocs.get("[Ljava.lang.Object;");
+        List<Long> thrown = allocs.get("java.lang.IllegalStateException");
+        assertEquals(3, nodes.size(), allocs.toString());
+        assertEquals(2, arrays.size(), allocs.toString());
+        assertEquals(3, thrown.size(), allocs.toString());
+        long a = nodes.get(0);
+        long b = nodes.get(1);
+        long c = nodes.get(2);
+        long outer = allocs.get("fixture.heap.HeapWorkload").get(0);
+        long inner = allocs.get("fixture.heap.HeapWorkload$Inner").get(0);
+
+        // Stores: field name -> "holder old new" (array stores: "[index] array old new"), in program order.
+        Map<String, List<List<Long>>> stores = new TreeMap<>();
+        List<Long> exceptions = new ArrayList<>();
+        List<String> exceptionKinds = new ArrayList<>();
+        for (int i = 0; i < main.size(); i++) {
+            Rec x = main.get(i);
+            if (x.type() == MtlogFormat.FIELD_STORE || x.type() == MtlogFormat.ARRAY_STORE) {
+                assertEquals(MtlogFormat.STORE_HOLDER, main.get(i + 1).type());
+                assertEquals(MtlogFormat.STORE_OLD, main.get(i + 2).type());
+                assertEquals(MtlogFormat.STORE_NEW, main.get(i + 3).type());
+                String key;
+                if (x.type() == MtlogFormat.FIELD_STORE) {
+                    MtlogInfo.FieldInfo f = info.fields().get(x.value());
+                    key = f.className() + "." + f.fieldName() + (f.isStatic() ? " static" : "");
+                } else {
+                    key = "[" + x.value() + "]";
+                }
+                stores.computeIfAbsent(key, k -> new ArrayList<>())
+                        .add(List.of(main.get(i + 1).value(), main.get(i + 2).value(), main.get(i + 3).value()));
+            } else if (x.type() == MtlogFormat.EXCEPTION_THROW || x.type() == MtlogFormat.EXCEPTION_HANDLED) {
+                assertEquals(MtlogFormat.EXCEPTION_OBJECT, main.get(i + 1).type());
+                exceptionKinds.add(x.type() == MtlogFormat.EXCEPTION_THROW ? "throw" : "handled");
+                exceptions.add(main.get(i + 1).value());
+                assertEquals("fixture.heap.HeapWorkload", info.methods().get(x.value()).className());
+            }
+        }
+        assertEquals(List.of(List.of(a, 0L, b), List.of(a, b, c), List.of(b, 0L, a), List.of(a, c, 0L)),
+                stores.get("fixture.heap.HeapWorkload$Node.next"), stores.toString());
+        assertEquals(List.of(List.of(0L, 0L, a), List.of(0L, a, b)), stores.get("fixture.heap.HeapWorkload.root static"));
+        assertEquals(List.of(List.of(0L, 0L, arrays.get(1))), stores.get("fixture.heap.HeapWorkload.kept static"));
+        assertEquals(List.of(List.of(inner, 0L, outer)), stores.get("fixture.heap.HeapWorkload$Inner.this$0"));
+        assertEquals(List.of(List.of(outer, 0L, 0L)), stores.get("fixture.heap.HeapWorkload.tag"));
+        long arr = arrays.get(0);
+        assertEquals(List.of(List.of(arr, 0L, a), List.of(arr, a, 0L), List.of(arrays.get(1), 0L, c)), stores.get("[0]"));
+        assertEquals(List.of(List.of(arr, 0L, b)), stores.get("[1]"));
+        assertEquals(7, stores.size(), stores.keySet().toString());
+
+        assertEquals(List.of("throw", "handled", "throw", "handled", "throw", "handled", "handled"), exceptionKinds);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(thrown.get(i), exceptions.get(2 * i), "throw " + i + " names the exception allocated");
+            assertEquals(thrown.get(i), exceptions.get(2 * i + 1), "handler " + i + " gets the exception thrown");
+        }
+        assertEquals("java.lang.NullPointerException", info.classes().get((long) MtlogFormat.classIdOf(exceptions.get(6))),
+                "the JVM's exception, handled in traced code");
+    }
+}
