@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.mtlog.MtlogReader;
+import dev.minitrace.converter.jfr.FastRecordingSource;
+import dev.minitrace.converter.write.ElephantTracksFiles;
+import dev.minitrace.converter.write.ElephantTracksWriter;
 import fixture.heap.HeapWorkload;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,5 +143,70 @@ class HeapTraceIT {
         }
         assertEquals("java.lang.NullPointerException", info.classes().get((long) MtlogFormat.classIdOf(exceptions.get(6))),
                 "the JVM's exception, handled in traced code");
+
+        elephantTracksTraceIsThePrograms(jfr);
+    }
+
+    /** The same recording as Elephant Tracks' files, read by the tests' own reader of the grammar. */
+    private void elephantTracksTraceIsThePrograms(Path jfr) throws Exception {
+        Path et = dir.resolve("et");
+        ConversionReport report = new Converter(ConvertOptions.defaults(), new FastRecordingSource()).convert(jfr, et.resolve("trace"),
+                (start, end) -> new ElephantTracksWriter(et), null);
+        assertFalse(report.lostData(), report.warnings().toString());
+        ElephantTracksFiles f = ElephantTracksFiles.read(et);
+        Map<String, Integer> kinds = new TreeMap<>();
+        for (String[] t : f.trace) {
+            kinds.merge(t[0], 1, Integer::sum);
+        }
+        assertEquals(3, kinds.get("T"), kinds.toString());
+        assertEquals(4, kinds.get("H"), kinds.toString());
+        assertEquals(13, kinds.get("U"), kinds.toString());
+        assertEquals(kinds.get("M"), kinds.get("E") + kinds.getOrDefault("X", 0), "every entry has an exit " + kinds);
+        List<Long> nodes = new ArrayList<>();
+        List<Long> arrays = new ArrayList<>();
+        List<Long> thrown = new ArrayList<>();
+        for (String[] t : f.trace) {
+            if (t[0].equals("N") || t[0].equals("A")) {
+                long id = Long.parseLong(t[1], 16);
+                switch (t[3]) {
+                    case "Lfixture/heap/HeapWorkload$Node;" -> nodes.add(id);
+                    case "[Ljava/lang/Object;" -> arrays.add(id);
+                    case "Ljava/lang/IllegalStateException;" -> thrown.add(id);
+                    default -> {
+                    }
+                }
+            }
+        }
+        assertEquals(3, nodes.size());
+        assertEquals(2, arrays.size());
+        assertEquals(3, thrown.size());
+        long a = nodes.get(0);
+        long b = nodes.get(1);
+        long c = nodes.get(2);
+        Map<String, List<List<Long>>> stores = new TreeMap<>();
+        List<Long> throwIds = new ArrayList<>();
+        for (String[] t : f.trace) {
+            if (t[0].equals("U")) {
+                long old = Long.parseLong(t[1], 16);
+                long holder = Long.parseLong(t[2], 16);
+                long target = Long.parseLong(t[3], 16);
+                long field = Long.parseLong(t[4], 16);
+                String key = holder != 0 && f.allocated.get(holder).startsWith("[") ? "[" + (field - 1) + "]" : f.fields.get(field);
+                stores.computeIfAbsent(key, k -> new ArrayList<>()).add(List.of(holder, old, target));
+            } else if (t[0].equals("T")) {
+                throwIds.add(Long.parseLong(t[3], 16));
+            }
+        }
+        assertEquals(List.of(List.of(a, 0L, b), List.of(a, b, c), List.of(b, 0L, a), List.of(a, c, 0L)),
+                stores.get("fixture/heap/HeapWorkload$Node.next"), stores.toString());
+        assertEquals(List.of(List.of(0L, 0L, a), List.of(0L, a, b)), stores.get("fixture/heap/HeapWorkload.root static"));
+        assertEquals(List.of(List.of(0L, 0L, arrays.get(1))), stores.get("fixture/heap/HeapWorkload.kept static"));
+        assertEquals(List.of(List.of(arrays.get(0), 0L, a), List.of(arrays.get(0), a, 0L), List.of(arrays.get(1), 0L, c)),
+                stores.get("[0]"));
+        assertEquals(List.of(List.of(arrays.get(0), 0L, b)), stores.get("[1]"));
+        assertEquals(1, stores.get("fixture/heap/HeapWorkload$Inner.this$0").size());
+        assertEquals(1, stores.get("fixture/heap/HeapWorkload.tag").size());
+        assertEquals(thrown, throwIds, "each T names the exception allocated");
+        assertTrue(f.methods.containsValue("fixture/heap/HeapWorkload.main"), "the analyzer finds main among the N lines");
     }
 }
