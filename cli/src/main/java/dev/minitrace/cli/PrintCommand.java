@@ -144,7 +144,7 @@ public final class PrintCommand implements Callable<Integer> {
                     case MtlogFormat.METHOD_ENTRY -> sb.append(names.method(value));
                     case MtlogFormat.METHOD_EXIT -> sb.append(names.method(value));
                     case MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC, MtlogFormat.EXCEPTION_OBJECT,
-                            MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW -> sb.append(names.object(value));
+                            MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW, MtlogFormat.OBJECT_DEATH -> sb.append(names.object(value));
                     case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED -> sb.append(names.method(value));
                     case MtlogFormat.FIELD_STORE -> sb.append(names.field(value));
                     case MtlogFormat.ARRAY_STORE -> sb.append("index ").append(value);
@@ -154,6 +154,9 @@ public final class PrintCommand implements Callable<Integer> {
                 }
                 if (!global && (type >= MtlogFormat.METHOD_EXIT && type <= MtlogFormat.OBJECT_ALLOC || hasBci(type))) {
                     sb.append(" bci=").append(aux);
+                }
+                if (!global && type == MtlogFormat.OBJECT_DEATH) {
+                    sb.append(aux == -1 ? " before any gc" : " gc=" + Integer.toUnsignedString(aux));
                 }
                 out.println(sb);
             });
@@ -317,7 +320,8 @@ public final class PrintCommand implements Callable<Integer> {
                         g.writeStringField("field", names.field(value));
                     }
                     case MtlogFormat.ARRAY_STORE -> g.writeNumberField("index", value);
-                    case MtlogFormat.EXCEPTION_OBJECT, MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW -> {
+                    case MtlogFormat.EXCEPTION_OBJECT, MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW,
+                            MtlogFormat.OBJECT_DEATH -> {
                         g.writeNumberField("objectId", value);
                         g.writeStringField("class", value == 0 ? null : names.className(value >>> 32));
                         g.writeNumberField("identityHash", (int) value);

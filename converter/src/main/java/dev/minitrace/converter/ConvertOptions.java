@@ -22,8 +22,10 @@ public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, Tim
     public static final int EXCEPTION_TYPES = 0b111 << MtlogFormat.EXCEPTION_THROW;
     /** The reference store records (19-23). */
     public static final int STORE_TYPES = 0b1_1111 << MtlogFormat.FIELD_STORE;
+    /** The object deaths (24). */
+    public static final int DEATH_TYPES = 1 << MtlogFormat.OBJECT_DEATH;
     /** Every heap record type. */
-    public static final int HEAP_TYPES = EXCEPTION_TYPES | STORE_TYPES;
+    public static final int HEAP_TYPES = EXCEPTION_TYPES | STORE_TYPES | DEATH_TYPES;
 
     /** The defaults: thread layout, moving fragments, everything. */
     public static ConvertOptions defaults() {
@@ -41,8 +43,9 @@ public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, Tim
                 case "gc" -> mask |= 1 << MtlogFormat.GC_TIMESTAMP;
                 case "exception" -> mask |= EXCEPTION_TYPES;
                 case "field" -> mask |= STORE_TYPES;
+                case "death" -> mask |= DEATH_TYPES;
                 default -> throw new IllegalArgumentException("unknown event kind '" + s.trim()
-                        + "' (expected a comma-separated subset of method,lock,alloc,gc,exception,field)");
+                        + "' (expected a comma-separated subset of method,lock,alloc,gc,exception,field,death)");
             }
         }
         return mask;

@@ -28,6 +28,10 @@ public final class MtlogSummary {
     private final CountTable monitors = new CountTable();
     private final CountTable throwers = new CountTable();
     private final CountTable fields = new CountTable();
+    private final CountTable deathsByClass = new CountTable();
+    private final CountTable allocsByClass = new CountTable();
+    /** Deaths per GC id of their fragment (aux; -1: before any fragment point; thread layout only). */
+    public final Map<Long, Long> deathsByGc = new TreeMap<>();
     private final MtlogReader reader;
 
     private MtlogSummary(MtlogReader reader) {
@@ -51,7 +55,16 @@ public final class MtlogSummary {
                 s.byFragment.merge(fragment[0], 1L, Long::sum);
                 switch (type) {
                     case MtlogFormat.METHOD_ENTRY -> s.methods.add(value);
-                    case MtlogFormat.OBJECT_ALLOC -> s.classes.add(value >>> 32);
+                    case MtlogFormat.OBJECT_ALLOC -> {
+                        s.classes.add(value >>> 32);
+                        s.allocsByClass.add(value >>> 32);
+                    }
+                    case MtlogFormat.OBJECT_DEATH -> {
+                        s.deathsByClass.add(value >>> 32);
+                        if (!global) {
+                            s.deathsByGc.merge(aux == -1 ? -1L : aux & 0xFFFFFFFFL, 1L, Long::sum);
+                        }
+                    }
                     case MtlogFormat.LOCK_ACQUIRE -> s.monitors.add(value);
                     case MtlogFormat.EXCEPTION_THROW -> s.throwers.add(value);
                     case MtlogFormat.FIELD_STORE -> s.fields.add(value);
@@ -99,6 +112,19 @@ public final class MtlogSummary {
             for (long[] e : throwers.top(top)) {
                 out.printf("  %d %s%n", e[1], names.method(e[0]));
             }
+        }
+        if (byType[MtlogFormat.OBJECT_DEATH] > 0) {
+            out.println("deaths per class (of objects whose allocation was recorded):");
+            for (long[] e : deathsByClass.top(top)) {
+                out.printf("  %d %s%n", e[1], names.className(e[0]));
+            }
+            if (!deathsByGc.isEmpty()) {
+                out.println("deaths per fragment (the GC that found them unreachable):");
+                deathsByGc.forEach((g, n) -> out.printf("  %s: %d%n", g < 0 ? "start" : "gc " + g + " " + names.gc(g), n));
+            }
+            long never = byType[MtlogFormat.OBJECT_ALLOC] - byType[MtlogFormat.OBJECT_DEATH];
+            out.printf("objects never seen to die (still reachable when the recording ended, or not watched): %d of %d allocated%n",
+                    Math.max(0, never), byType[MtlogFormat.OBJECT_ALLOC]);
         }
         if (byType[MtlogFormat.FIELD_STORE] + byType[MtlogFormat.ARRAY_STORE] > 0) {
             out.println("most updated fields (reference stores):");

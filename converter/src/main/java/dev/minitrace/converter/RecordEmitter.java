@@ -167,8 +167,29 @@ abstract class RecordEmitter {
         return from == Long.MIN_VALUE && to == Long.MAX_VALUE && (typeMask & data) == data;
     }
 
+    /**
+     * An OBJECT_DEATH's aux: the GC id of the latest fragment point at or before its time (the
+     * collection that found the object unreachable, as far as the fragments tell), 0xFFFFFFFF when
+     * none; set in place before the record is written.
+     */
+    final void attributeDeath(EventBuffer b, int i) {
+        long[] pt = pointTime;
+        int k = Arrays.binarySearch(pt, b.time[i]);
+        if (k < 0) {
+            k = -k - 2; // the last point before the time
+        } else {
+            while (k + 1 < pt.length && pt[k + 1] == b.time[i]) {
+                k++;
+            }
+        }
+        b.aux[i] = k < 0 ? -1 : (int) pointGc[k];
+    }
+
     /** Writes the record at {@code i} of {@code b} and counts it. */
     final void write(long threadKey, EventBuffer b, int i) throws IOException {
+        if (b.type[i] == MtlogFormat.OBJECT_DEATH) {
+            attributeDeath(b, i);
+        }
         writer.records(threadKey, b.type, b.time, b.value, b.aux, i, i + 1);
         countByType[b.type[i]]++;
     }

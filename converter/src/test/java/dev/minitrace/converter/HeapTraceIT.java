@@ -47,7 +47,7 @@ class HeapTraceIT {
         Assumptions.assumeTrue(Files.exists(AGENT), "no agent jar at " + AGENT + " (build the injector first)");
         Path jfr = dir.resolve("heap.jfr");
         ChildJvm.Result r = ChildJvm.run(List.of(
-                "-javaagent:" + AGENT.toAbsolutePath() + "=include=fixture.heap.*,events=method+lock+alloc+exception+field,methods=" + methods,
+                "-javaagent:" + AGENT.toAbsolutePath() + "=include=fixture.heap.*,events=method+lock+alloc+exception+field+death,methods=" + methods,
                 "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + HEAP_JFC.toAbsolutePath(),
                 "-cp", ChildJvm.classpath(), HeapWorkload.class.getName()));
         assertEquals(0, r.status(), r.output());
@@ -90,7 +90,7 @@ class HeapTraceIT {
         List<Long> nodes = allocs.get("fixture.heap.HeapWorkload$Node");
         List<Long> arrays = allocs.get("[Ljava.lang.Object;");
         List<Long> thrown = allocs.get("java.lang.IllegalStateException");
-        assertEquals(3, nodes.size(), allocs.toString());
+        assertEquals(8, nodes.size(), allocs.toString());
         assertEquals(2, arrays.size(), allocs.toString());
         assertEquals(3, thrown.size(), allocs.toString());
         long a = nodes.get(0);
@@ -137,6 +137,28 @@ class HeapTraceIT {
         assertEquals(7, stores.size(), stores.keySet().toString());
 
         assertEquals(List.of("throw", "handled", "throw", "handled", "throw", "handled", "handled"), exceptionKinds);
+
+        // Deaths, from the agent's death thread: each of the five garbage nodes exactly once, attributed
+        // to a GC of the recording; none of the nodes and arrays kept reachable.
+        Map<Long, Integer> deaths = new TreeMap<>();
+        List<Integer> deathGcs = new ArrayList<>();
+        try (MtlogReader reader = MtlogReader.open(out)) {
+            reader.forEachRecord((stream, type, value, aux) -> {
+                if (type == MtlogFormat.OBJECT_DEATH) {
+                    deaths.merge(value, 1, Integer::sum);
+                    deathGcs.add(aux);
+                }
+            });
+        }
+        for (int i = 3; i < 8; i++) {
+            assertEquals(1, deaths.get(nodes.get(i)), "garbage node " + i + " dies once: " + deaths);
+        }
+        for (long alive : List.of(a, b, c, arrays.get(0), arrays.get(1))) {
+            assertEquals(null, deaths.get(alive), "a reachable object never dies");
+        }
+        for (int gc : deathGcs) {
+            assertTrue(info.gcs().containsKey(gc & 0xFFFFFFFFL), "a death names a GC of the recording: " + gc + " " + info.gcs().keySet());
+        }
         for (int i = 0; i < 3; i++) {
             assertEquals(thrown.get(i), exceptions.get(2 * i), "throw " + i + " names the exception allocated");
             assertEquals(thrown.get(i), exceptions.get(2 * i + 1), "handler " + i + " gets the exception thrown");
@@ -177,7 +199,7 @@ class HeapTraceIT {
                 }
             }
         }
-        assertEquals(3, nodes.size());
+        assertEquals(8, nodes.size());
         assertEquals(2, arrays.size());
         assertEquals(3, thrown.size());
         long a = nodes.get(0);
@@ -207,6 +229,24 @@ class HeapTraceIT {
         assertEquals(1, stores.get("fixture/heap/HeapWorkload$Inner.this$0").size());
         assertEquals(1, stores.get("fixture/heap/HeapWorkload.tag").size());
         assertEquals(thrown, throwIds, "each T names the exception allocated");
+        // D: each garbage node once, after its allocation line; never a kept one
+        Map<Long, Integer> allocLine = new TreeMap<>();
+        Map<Long, Integer> deathLine = new TreeMap<>();
+        for (int i = 0; i < f.trace.size(); i++) {
+            String[] t = f.trace.get(i);
+            if (t[0].equals("N") || t[0].equals("A")) {
+                allocLine.put(Long.parseLong(t[1], 16), i);
+            } else if (t[0].equals("D")) {
+                assertEquals(null, deathLine.put(Long.parseLong(t[1], 16), i), "one D per object");
+            }
+        }
+        for (int i = 3; i < 8; i++) {
+            long id = nodes.get(i);
+            assertTrue(deathLine.containsKey(id) && deathLine.get(id) > allocLine.get(id), "garbage node " + i + " has a D after its N");
+        }
+        for (long alive : List.of(a, b, c, arrays.get(0), arrays.get(1))) {
+            assertFalse(deathLine.containsKey(alive), "no D for a reachable object");
+        }
         assertTrue(f.methods.containsValue("fixture/heap/HeapWorkload.main"), "the analyzer finds main among the N lines");
     }
 }

@@ -29,7 +29,8 @@ class ProfilesTest {
     private static final Set<String> LOCKS_AND_ALLOCS = Set.of(
             "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc");
     private static final Set<String> HEAP = Set.of(
-            "minitrace.ExceptionThrow", "minitrace.ExceptionHandled", "minitrace.ReferenceStore", "minitrace.FieldDefinition");
+            "minitrace.ExceptionThrow", "minitrace.ExceptionHandled", "minitrace.ReferenceStore", "minitrace.FieldDefinition",
+            "minitrace.ObjectDeath");
     /** Events the workload of {@link ProfileRecording} always produces when they are enabled. */
     private static final Set<String> ALWAYS_SEEN = Set.of(
             "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer", "minitrace.MethodDefinition",

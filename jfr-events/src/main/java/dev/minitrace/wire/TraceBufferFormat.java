@@ -40,8 +40,11 @@ public final class TraceBufferFormat {
     public static final int RELEASE = 1;
     /** Object record kind: object allocated and constructed; fields as {@link #ACQUIRE}. */
     public static final int ALLOC = 2;
-    /** Object record kind 3 is reserved: a record of this kind is corrupt. */
-    public static final int OBJECT_RESERVED = 3;
+    /**
+     * Object record kind: an object whose allocation was recorded was reclaimed (found unreachable
+     * by a collection); fields as {@link #ACQUIRE}, bytecode index 0. Written by the death thread.
+     */
+    public static final int DEATH = 3;
 
     /**
      * Heap record kind: an exception is thrown by {@code athrow}; then method id, bytecode index,

@@ -20,7 +20,8 @@ public final class MethodBufferDecoder {
     private static final int MAX_INT_CHARS = TraceBufferFormat.MAX_INT_CHARS;
     private static final int MAX_LONG_CHARS = TraceBufferFormat.MAX_LONG_CHARS;
     /** The .mtlog record type of each object record kind (ACQUIRE, RELEASE, ALLOC; the fourth kind is corrupt). */
-    private static final int[] OBJECT_TYPES = {MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC};
+    private static final int[] OBJECT_TYPES = {MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC,
+        MtlogFormat.OBJECT_DEATH};
 
     private char[] chars = new char[256];
     private int[] types = new int[64];
@@ -115,9 +116,6 @@ public final class MethodBufferDecoder {
                 continue;
             }
             if ((h & TraceBufferFormat.OBJECT) != 0) {
-                if (kind == TraceBufferFormat.OBJECT_RESERVED) {
-                    return fail("object record at char " + at + " has the reserved kind 3");
-                }
                 long classId = varint(c, length, MAX_INT_CHARS);
                 long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
                 long bci = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;

@@ -23,7 +23,8 @@ import java.util.TreeMap;
  * unique ids here, one per allocation, in order; a later reference to the class and identity hash
  * of a recorded allocation names the latest such allocation (two live objects of one class with
  * one identity hash cannot be told apart: the later one wins). An object never seen allocated gets
- * an id on first use and no allocation line. MiniTrace records an allocation once its constructor
+ * an id on first use and no allocation line. A death ({@code D}) is written for an allocated
+ * object only, and frees its class and hash for the next allocation. MiniTrace records an allocation once its constructor
  * returned, after the constructor's own stores: an object named before its allocation record gets
  * its id there, and its allocation line is put at that first mention, so that it precedes every
  * line naming it, as the analyzer needs. Sizes are 0: the recording carries none.
@@ -122,6 +123,14 @@ public final class ElephantTracksWriter implements TraceWriter {
                 boolean thrown = t.pendingType == MtlogFormat.EXCEPTION_THROW;
                 t.inFlight = thrown ? e : 0;
                 line(thrown ? 'T' : 'H').hex(t.pendingValue).hex(0).hex(e).end();
+            }
+            case MtlogFormat.OBJECT_DEATH -> {
+                // only an allocated object may die in the trace; its class and hash are free again after
+                Integer id = ids.get(v);
+                if (id != null && !namedFirst.containsKey(v)) {
+                    ids.remove(v);
+                    line('D').hex(id).hex(thread).end();
+                }
             }
             case MtlogFormat.STORE_HOLDER -> t.holder = object(v);
             case MtlogFormat.STORE_OLD -> t.old = object(v);

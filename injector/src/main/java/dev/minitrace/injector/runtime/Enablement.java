@@ -110,7 +110,8 @@ public final class Enablement implements FlightRecorderListener {
         Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, MethodBufferEvent.class, ClassDefinitionEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
             ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class,
             dev.minitrace.events.ExceptionThrowEvent.class, dev.minitrace.events.ExceptionHandledEvent.class,
-            dev.minitrace.events.ReferenceStoreEvent.class, dev.minitrace.events.FieldDefinitionEvent.class};
+            dev.minitrace.events.ReferenceStoreEvent.class, dev.minitrace.events.FieldDefinitionEvent.class,
+            dev.minitrace.events.ObjectDeathEvent.class};
         for (Class<?> c : events) {
             try {
                 Class.forName(c.getName(), true, c.getClassLoader());
@@ -191,6 +192,12 @@ public final class Enablement implements FlightRecorderListener {
             }
             if (field) {
                 kinds.add(EventKind.FIELD);
+            }
+            // deaths only of recorded allocations: the allocation event must be on too
+            boolean death = alloc && Trace.deathsWanted && on(dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.ObjectDeathEvent.NAME, running);
+            if (death) {
+                ObjectDeaths.start();
+                kinds.add(EventKind.DEATH);
             }
             if (method) {
                 kinds.add(EventKind.METHOD);

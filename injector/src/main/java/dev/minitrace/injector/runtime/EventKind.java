@@ -17,7 +17,9 @@ public enum EventKind {
     /** Exceptions thrown by {@code athrow} and exception handlers entered (opt-in). */
     EXCEPTION,
     /** Reference stores to fields and array elements, with old and new target (opt-in). */
-    FIELD;
+    FIELD,
+    /** Deaths of the objects whose allocation is recorded (opt-in; implies {@link #ALLOC}). */
+    DEATH;
 
     /** The kinds instrumented when the agent options name none. */
     public static java.util.Set<EventKind> defaults() {

@@ -45,6 +45,8 @@ public final class Trace {
     static volatile boolean exceptionOn;
     /** True when a running recording may enable reference store events. */
     static volatile boolean fieldOn;
+    /** True when a running recording may enable object death events (the allocations are watched). */
+    static volatile boolean deathOn;
     /** Changes whenever method events are switched on or off (see ThreadState#epoch). */
     static volatile int epoch;
     /** Where records go (written before the flags, read after them). */
@@ -75,6 +77,7 @@ public final class Trace {
     private static final int OP_ARRAY_STORE = 12;
     private static final int OP_INIT_STORE = 13;
     private static final int OP_INIT_STORES = 14;
+    private static final int OP_DEATH = 15;
 
     private Trace() {
     }
@@ -146,6 +149,7 @@ public final class Trace {
     /** {@code object} was allocated (and constructed) by the instruction at {@code bci}. */
     public static void alloc(Object object, int bci) {
         if (allocOn && object != null) {
+            // a death is recorded only for an object whose allocation record exists: OP_ALLOC watches it
             guarded(OP_ALLOC, 0, bci, object, null, null);
         }
     }
@@ -217,6 +221,13 @@ public final class Trace {
         }
     }
 
+    /** The death thread found an object of class {@code type} with identity hash {@code hash} reclaimed. */
+    static void death(Class<?> type, int hash) {
+        if (deathOn) {
+            guarded(OP_DEATH, 0, hash, type, null, null);
+        }
+    }
+
     /**
      * The hooks' one scaffold. Every operation sets the busy flag, {@link #OP_SUPER_CALL} too,
      * although nothing it does can reach instrumented code (it only updates this thread's arrays
@@ -244,7 +255,13 @@ public final class Trace {
                 case OP_SUPER_RETURNED -> superReturned(s, methodId);
                 case OP_ACQUIRE -> records.object(s, TraceBufferFormat.ACQUIRE, object, bci);
                 case OP_RELEASE -> records.object(s, TraceBufferFormat.RELEASE, object, bci);
-                case OP_ALLOC -> records.object(s, TraceBufferFormat.ALLOC, object, bci);
+                case OP_ALLOC -> {
+                    records.object(s, TraceBufferFormat.ALLOC, object, bci);
+                    if (deathOn) {
+                        ObjectDeaths.register(object);
+                    }
+                }
+                case OP_DEATH -> records.death(s, (Class<?>) object, bci);
                 case OP_THROW -> records.heap(s, TraceBufferFormat.THROW, methodId, bci, object, null, null);
                 case OP_HANDLED -> records.heap(s, TraceBufferFormat.HANDLED, methodId, bci, object, null, null);
                 case OP_FIELD_STORE -> records.heap(s, TraceBufferFormat.FIELD_STORE, methodId, bci, object, old, value);
@@ -389,6 +406,9 @@ public final class Trace {
          * {@code ARRAY_STORE} the index, array {@code a}, old {@code b}, new {@code c}.
          */
         abstract void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c);
+
+        /** A death record of an object of class {@code type} with identity hash {@code hash}. */
+        abstract void death(ThreadState s, Class<?> type, int hash);
     }
 
     /** The sequence numbers a heap record of {@code kind} takes. */
@@ -406,6 +426,12 @@ public final class Trace {
         void object(ThreadState s, int kind, Object object, int bci) {
             sync(s);
             buffer(s).recordObject(kind, ClassIds.of(object.getClass()), System.identityHashCode(object), bci, ++s.sequence);
+        }
+
+        @Override
+        void death(ThreadState s, Class<?> type, int hash) {
+            sync(s);
+            buffer(s).recordObject(TraceBufferFormat.DEATH, ClassIds.of(type), hash, 0, ++s.sequence);
         }
 
         @Override
@@ -452,6 +478,17 @@ public final class Trace {
         @Override
         void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
             heapEvent(s, kind, id, bci, a, b, c);
+        }
+
+        @Override
+        void death(ThreadState s, Class<?> type, int hash) {
+            dev.minitrace.events.ObjectDeathEvent e = new dev.minitrace.events.ObjectDeathEvent();
+            if (e.shouldCommit()) {
+                e.objectClass = type;
+                e.identityHash = hash;
+                e.sequence = ++s.sequence;
+                e.commit();
+            }
         }
 
         // Each kind has its own JFR event class (their fields differ in name), hence one branch each.
@@ -547,12 +584,21 @@ public final class Trace {
      */
     public static Class<?>[] helperClasses() {
         return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class, FieldRegistry.class,
+            ObjectDeaths.class, ObjectDeaths.Ref.class,
             TraceClock.class, Records.class, Packed.class, Events.class};
     }
 
     /** Whether method records go to per-thread buffers now (for tests and verbose output). */
     public static boolean bufferedMethods() {
         return records == Records.PACKED;
+    }
+
+    /** Whether the agent options ask for object deaths ({@code events=…+death}); only then does a recording get them. */
+    static volatile boolean deathsWanted;
+
+    /** The agent option {@code events=…+death}. */
+    public static void watchDeaths(boolean wanted) {
+        deathsWanted = wanted;
     }
 
     /** The agent option {@code methods=}: buffered records (true) or one event per entry and exit. */
@@ -576,6 +622,7 @@ public final class Trace {
         allocOn = kinds.contains(EventKind.ALLOC);
         exceptionOn = kinds.contains(EventKind.EXCEPTION);
         fieldOn = kinds.contains(EventKind.FIELD);
+        deathOn = kinds.contains(EventKind.DEATH);
     }
 
     /** Whether exception events are currently enabled. */

@@ -46,6 +46,8 @@ public enum JfrEventKind {
     EXCEPTION_THROW(EventNames.EXCEPTION_THROW, "methodId", "bytecodeIndex", "exceptionClass", "identityHash", "sequence"),
     /** {@code minitrace.ExceptionHandled} (per-event form). */
     EXCEPTION_HANDLED(EventNames.EXCEPTION_HANDLED, "methodId", "bytecodeIndex", "exceptionClass", "identityHash", "sequence"),
+    /** {@code minitrace.ObjectDeath} (per-event form). */
+    OBJECT_DEATH(EventNames.OBJECT_DEATH, "objectClass", "identityHash", "sequence"),
     /** {@code minitrace.ReferenceStore} (per-event form). */
     REFERENCE_STORE(EventNames.REFERENCE_STORE, "fieldId", "index", "bytecodeIndex", "holderClass", "holderHash", "oldClass",
             "oldHash", "newClass", "newHash", "sequence");

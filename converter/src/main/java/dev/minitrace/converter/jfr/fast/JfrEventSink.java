@@ -52,6 +52,10 @@ public interface JfrEventSink {
                              int identityHash, long sequence) {
     }
 
+    /** {@code minitrace.ObjectDeath}. */
+    default void onObjectDeath(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+    }
+
     /** {@code minitrace.ReferenceStore}; a class ref of 0 is a null reference (or no holder). */
     default void onReferenceStore(long threadRef, long startNanos, int fieldId, int index, int bytecodeIndex, long holderRef,
                                   int holderHash, long oldRef, int oldHash, long newRef, int newHash, long sequence) {
