@@ -21,12 +21,12 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The heap records end to end: {@link HeapWorkload} runs in a child JVM with the real agent
- * ({@code events=…+exception+field}) and the real {@code minitrace-heap.jfc}, packed and one event
- * per record; both engines convert it alike, and the main thread's exception and reference store
+ * ({@code events=…+exception+field+death}) and the real {@code minitrace-heap.jfc}, packed and one
+ * event per record, under each collector of the running JDK; both engines convert it alike, and the main thread's exception and reference store
  * records are exactly the program's: counts per kind and per field, each store's holder, old and
  * new target equal to the objects the program allocated, each exception the object thrown.
  */
@@ -41,12 +41,20 @@ class HeapTraceIT {
     record Rec(int type, long value, int aux) {
     }
 
-    @ParameterizedTest(name = "methods={0}")
-    @ValueSource(strings = {"buffer", "events"})
-    void exceptionsAndStoresAreExactlyTheProgramsOnes(String methods) throws Exception {
+    @ParameterizedTest(name = "methods={0} {1}")
+    @CsvSource({
+        "buffer, -XX:+UseG1GC",
+        "events, -XX:+UseG1GC",
+        "buffer, -XX:+UseSerialGC",
+        "buffer, -XX:+UseParallelGC",
+        "buffer, -XX:+UseZGC",
+        "buffer, -XX:+UseShenandoahGC",
+    })
+    void exceptionsAndStoresAreExactlyTheProgramsOnes(String methods, String gc) throws Exception {
         Assumptions.assumeTrue(Files.exists(AGENT), "no agent jar at " + AGENT + " (build the injector first)");
+        Assumptions.assumeTrue(ChildJvm.supports(gc), "this JDK has no " + gc);
         Path jfr = dir.resolve("heap.jfr");
-        ChildJvm.Result r = ChildJvm.run(List.of(
+        ChildJvm.Result r = ChildJvm.run(List.of(gc,
                 "-javaagent:" + AGENT.toAbsolutePath() + "=include=fixture.heap.*,events=method+lock+alloc+exception+field+death,methods=" + methods,
                 "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + HEAP_JFC.toAbsolutePath(),
                 "-cp", ChildJvm.classpath(), HeapWorkload.class.getName()));
