@@ -164,8 +164,9 @@ class HeapTraceIT {
         for (long alive : List.of(a, b, c, arrays.get(0), arrays.get(1))) {
             assertEquals(null, deaths.get(alive), "a reachable object never dies");
         }
-        for (int gc : deathGcs) {
-            assertTrue(info.gcs().containsKey(gc & 0xFFFFFFFFL), "a death names a GC of the recording: " + gc + " " + info.gcs().keySet());
+        for (int deathGc : deathGcs) {
+            assertTrue(info.gcs().containsKey(deathGc & 0xFFFFFFFFL),
+                    "a death names a GC of the recording: " + deathGc + " " + info.gcs().keySet());
         }
         for (int i = 0; i < 3; i++) {
             assertEquals(thrown.get(i), exceptions.get(2 * i), "throw " + i + " names the exception allocated");
