@@ -66,8 +66,8 @@ public final class ConvertCommand implements Callable<Integer> {
             description = "Only these threads: names, JFR thread ids or Java thread ids, comma-separated.")
     List<String> threads;
 
-    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc,exception,field,death",
-            description = "The record kinds to write, a subset of method,lock,alloc,gc,exception,field,death (default: all).")
+    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc,exception,field,death,receiver",
+            description = "The record kinds to write, a subset of method,lock,alloc,gc,exception,field,death,receiver (default: all).")
     String events;
 
     @Option(names = "--temp-dir", paramLabel = "DIR",

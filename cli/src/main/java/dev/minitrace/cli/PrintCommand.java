@@ -144,7 +144,8 @@ public final class PrintCommand implements Callable<Integer> {
                     case MtlogFormat.METHOD_ENTRY -> sb.append(names.method(value));
                     case MtlogFormat.METHOD_EXIT -> sb.append(names.method(value));
                     case MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC, MtlogFormat.EXCEPTION_OBJECT,
-                            MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW, MtlogFormat.OBJECT_DEATH -> sb.append(names.object(value));
+                            MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW, MtlogFormat.OBJECT_DEATH,
+                            MtlogFormat.METHOD_RECEIVER -> sb.append(names.object(value));
                     case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED -> sb.append(names.method(value));
                     case MtlogFormat.FIELD_STORE -> sb.append(names.field(value));
                     case MtlogFormat.ARRAY_STORE -> sb.append("index ").append(value);
@@ -321,7 +322,7 @@ public final class PrintCommand implements Callable<Integer> {
                     }
                     case MtlogFormat.ARRAY_STORE -> g.writeNumberField("index", value);
                     case MtlogFormat.EXCEPTION_OBJECT, MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW,
-                            MtlogFormat.OBJECT_DEATH -> {
+                            MtlogFormat.OBJECT_DEATH, MtlogFormat.METHOD_RECEIVER -> {
                         g.writeNumberField("objectId", value);
                         g.writeStringField("class", value == 0 ? null : names.className(value >>> 32));
                         g.writeNumberField("identityHash", (int) value);

@@ -24,8 +24,10 @@ public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, Tim
     public static final int STORE_TYPES = 0b1_1111 << MtlogFormat.FIELD_STORE;
     /** The object deaths (24). */
     public static final int DEATH_TYPES = 1 << MtlogFormat.OBJECT_DEATH;
+    /** The method receivers (25). */
+    public static final int RECEIVER_TYPES = 1 << MtlogFormat.METHOD_RECEIVER;
     /** Every heap record type. */
-    public static final int HEAP_TYPES = EXCEPTION_TYPES | STORE_TYPES | DEATH_TYPES;
+    public static final int HEAP_TYPES = EXCEPTION_TYPES | STORE_TYPES | DEATH_TYPES | RECEIVER_TYPES;
 
     /** The defaults: thread layout, moving fragments, everything. */
     public static ConvertOptions defaults() {
@@ -44,8 +46,9 @@ public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, Tim
                 case "exception" -> mask |= EXCEPTION_TYPES;
                 case "field" -> mask |= STORE_TYPES;
                 case "death" -> mask |= DEATH_TYPES;
+                case "receiver" -> mask |= RECEIVER_TYPES;
                 default -> throw new IllegalArgumentException("unknown event kind '" + s.trim()
-                        + "' (expected a comma-separated subset of method,lock,alloc,gc,exception,field,death)");
+                        + "' (expected a comma-separated subset of method,lock,alloc,gc,exception,field,death,receiver)");
             }
         }
         return mask;

@@ -55,7 +55,7 @@ class HeapTraceIT {
         Assumptions.assumeTrue(ChildJvm.supports(gc), "this JDK has no " + gc);
         Path jfr = dir.resolve("heap.jfr");
         ChildJvm.Result r = ChildJvm.run(List.of(gc,
-                "-javaagent:" + AGENT.toAbsolutePath() + "=include=fixture.heap.*,events=method+lock+alloc+exception+field+death,methods=" + methods,
+                "-javaagent:" + AGENT.toAbsolutePath() + "=include=fixture.heap.*,events=method+lock+alloc+exception+field+death+receiver,methods=" + methods,
                 "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + HEAP_JFC.toAbsolutePath(),
                 "-cp", ChildJvm.classpath(), HeapWorkload.class.getName()));
         assertEquals(0, r.status(), r.output());
@@ -145,6 +145,18 @@ class HeapTraceIT {
         assertEquals(7, stores.size(), stores.keySet().toString());
 
         assertEquals(List.of("throw", "handled", "throw", "handled", "throw", "handled", "handled"), exceptionKinds);
+
+        // Receivers: outerTag() is the one instance method (constructors and static methods have none).
+        List<Long> receivers = new ArrayList<>();
+        for (int i = 0; i < main.size(); i++) {
+            if (main.get(i).type() == MtlogFormat.METHOD_RECEIVER) {
+                receivers.add(main.get(i).value());
+                Rec entry = main.get(i - 1);
+                assertEquals(MtlogFormat.METHOD_ENTRY, entry.type(), "a receiver follows its method's entry");
+                assertEquals("outerTag", info.methods().get(entry.value()).methodName());
+            }
+        }
+        assertEquals(List.of(inner), receivers);
 
         // Deaths, from the agent's death thread: each of the five garbage nodes exactly once, attributed
         // to a GC of the recording; none of the nodes and arrays kept reachable.
@@ -257,5 +269,18 @@ class HeapTraceIT {
             assertFalse(deathLine.containsKey(alive), "no D for a reachable object");
         }
         assertTrue(f.methods.containsValue("fixture/heap/HeapWorkload.main"), "the analyzer finds main among the N lines");
+        // M: the receiver of outerTag() is the Inner object, every other entry has none
+        long innerId = -1;
+        for (String[] t : f.trace) {
+            if (t[0].equals("N") && t[3].equals("Lfixture/heap/HeapWorkload$Inner;")) {
+                innerId = Long.parseLong(t[1], 16);
+            }
+        }
+        for (String[] t : f.trace) {
+            if (t[0].equals("M")) {
+                boolean outerTag = f.methods.get(Long.parseLong(t[1], 16)).endsWith(".outerTag");
+                assertEquals(outerTag ? innerId : 0L, Long.parseLong(t[2], 16), String.join(" ", t));
+            }
+        }
     }
 }

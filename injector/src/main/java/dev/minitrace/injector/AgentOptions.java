@@ -209,9 +209,12 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
             int kind = AgentOptionsSyntax.EVENT_KINDS.indexOf(e);
             if (kind < 0) {
                 throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
-                        + "'; expected method, lock, alloc, exception, field or death joined by '+'");
+                        + "'; expected method, lock, alloc, exception, field, death or receiver joined by '+'");
             }
             kinds.add(EventKind.values()[kind]);
+        }
+        if (kinds.contains(EventKind.RECEIVER)) {
+            kinds.add(EventKind.METHOD); // the receiver comes with the method's entry
         }
         if (kinds.contains(EventKind.DEATH)) {
             kinds.add(EventKind.ALLOC); // a death is reported only for an object whose allocation is recorded

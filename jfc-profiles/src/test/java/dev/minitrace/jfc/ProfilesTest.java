@@ -30,7 +30,7 @@ class ProfilesTest {
             "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc");
     private static final Set<String> HEAP = Set.of(
             "minitrace.ExceptionThrow", "minitrace.ExceptionHandled", "minitrace.ReferenceStore", "minitrace.FieldDefinition",
-            "minitrace.ObjectDeath");
+            "minitrace.ObjectDeath", "minitrace.MethodReceiver");
     /** Events the workload of {@link ProfileRecording} always produces when they are enabled. */
     private static final Set<String> ALWAYS_SEEN = Set.of(
             "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer", "minitrace.MethodDefinition",

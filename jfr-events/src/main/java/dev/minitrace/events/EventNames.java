@@ -27,6 +27,8 @@ public final class EventNames {
     public static final String EXCEPTION_HANDLED = ExceptionHandledEvent.NAME;
     /** {@link ReferenceStoreEvent}. */
     public static final String REFERENCE_STORE = ReferenceStoreEvent.NAME;
+    /** {@link MethodReceiverEvent}. */
+    public static final String METHOD_RECEIVER = MethodReceiverEvent.NAME;
     /** {@link ObjectDeathEvent}. */
     public static final String OBJECT_DEATH = ObjectDeathEvent.NAME;
     /** {@link FieldDefinitionEvent}. */

@@ -61,8 +61,13 @@ public final class TraceBufferFormat {
     public static final int FIELD_STORE = 2;
     /** Heap record kind: a reference stored to an array element; then index, bytecode index, array, old target, new target. */
     public static final int ARRAY_STORE = 3;
-    /** Heap record kinds 4-7 are reserved: a record of such a kind is corrupt. */
-    public static final int HEAP_KINDS = 4;
+    /**
+     * Heap record kind: the receiver of the instance method whose entry record comes just before;
+     * then method id, bytecode index 0, the receiver. Takes one sequence number.
+     */
+    public static final int RECEIVER = 4;
+    /** Heap record kinds 5-7 are reserved: a record of such a kind is corrupt. */
+    public static final int HEAP_KINDS = 5;
     /** Sequence numbers (and decoded records) of a throw or handler record: the site, then the exception. */
     public static final int THROW_PARTS = 2;
     /** Sequence numbers (and decoded records) of a store record: the site, then holder, old and new target. */
@@ -89,6 +94,16 @@ public final class TraceBufferFormat {
     public static final int MAX_RECORD_CHARS = 1 + 8 * MAX_INT_CHARS + MAX_LONG_CHARS;
 
     private TraceBufferFormat() {
+    }
+
+    /** The objects a heap record of {@code kind} carries: three for a store, else one. */
+    public static int heapObjects(int kind) {
+        return kind == FIELD_STORE || kind == ARRAY_STORE ? 3 : 1;
+    }
+
+    /** The sequence numbers (and decoded records) a heap record of {@code kind} takes. */
+    public static int heapParts(int kind) {
+        return kind == RECEIVER ? 1 : heapObjects(kind) + 1;
     }
 
     /** The header bits of heap record kind {@code kind} (0-7), without {@link #STAMPED}. */

@@ -28,7 +28,8 @@ public final class FastRecordingSource implements RecordingSource {
             JfrEventKind.METHOD_DEFINITION, JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE,
             JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE, JfrEventKind.METHOD_BUFFER,
             JfrEventKind.CLASS_DEFINITION, JfrEventKind.FIELD_DEFINITION, JfrEventKind.EXCEPTION_THROW,
-            JfrEventKind.EXCEPTION_HANDLED, JfrEventKind.REFERENCE_STORE, JfrEventKind.OBJECT_DEATH);
+            JfrEventKind.EXCEPTION_HANDLED, JfrEventKind.REFERENCE_STORE, JfrEventKind.OBJECT_DEATH,
+            JfrEventKind.METHOD_RECEIVER);
 
     /**
      * Chunks up to this size can be parsed on a second thread while the previous one is converted
@@ -267,6 +268,11 @@ public final class FastRecordingSource implements RecordingSource {
             sink.objectEvent(MtlogFormat.STORE_HOLDER, t, sequence + 1, startNanos, heapClassKey(holderRef), holderHash, 0);
             sink.objectEvent(MtlogFormat.STORE_OLD, t, sequence + 2, startNanos, heapClassKey(oldRef), oldHash, 0);
             sink.objectEvent(MtlogFormat.STORE_NEW, t, sequence + 3, startNanos, heapClassKey(newRef), newHash, 0);
+        }
+
+        @Override
+        public void onMethodReceiver(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+            sink.objectEvent(MtlogFormat.METHOD_RECEIVER, thread(threadRef), sequence, startNanos, heapClassKey(classRef), identityHash, 0);
         }
 
         @Override

@@ -199,14 +199,35 @@ public final class MethodBufferDecoder {
         if (kind >= TraceBufferFormat.HEAP_KINDS) {
             return fail("heap record at char " + at + " has the reserved kind " + kind);
         }
-        boolean store = kind >= TraceBufferFormat.FIELD_STORE;
-        int parts = store ? TraceBufferFormat.STORE_PARTS : TraceBufferFormat.THROW_PARTS;
+        boolean store = TraceBufferFormat.heapObjects(kind) == 3;
+        int parts = TraceBufferFormat.heapParts(kind);
         long id = varint(c, length, MAX_INT_CHARS);
         long bci = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
         if (n + parts > recordCount) {
             return fail("more records than recordCount " + recordCount);
         }
-        for (int i = 1; i < parts && pos >= 0; i++) {
+        if (kind == TraceBufferFormat.RECEIVER) {
+            // one record: the receiver (its method is the entry just before)
+            long classPlusOne = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            if (pos >= 0 && stamped) {
+                tick += varint(c, length, MAX_LONG_CHARS);
+            }
+            if (pos < 0) {
+                return fail(problem + " in the heap record at char " + at);
+            }
+            if (id > 0xFFFFFFFFL || bci > 0xFFFFFFFFL || classPlusOne > 0x100000000L || hash > 0xFFFFFFFFL) {
+                return fail("heap record at char " + at + " has a value above 32 bits");
+            }
+            types[n] = MtlogFormat.METHOD_RECEIVER;
+            methodIds[n] = (int) (classPlusOne - 1);
+            hashes[n] = (int) hash;
+            bcis[n] = 0;
+            sequences[n] = sequence;
+            ticks[n] = tick;
+            return n + 1;
+        }
+        for (int i = 1; i < parts && pos >= 0; i++) { // the objects, one part each
             long classPlusOne = varint(c, length, MAX_INT_CHARS);
             long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
             if (classPlusOne > 0x100000000L || hash > 0xFFFFFFFFL) {

@@ -170,6 +170,11 @@ public final class RecordingFileSource implements RecordingSource {
                     case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
                     case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
                     case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
+                    case EventNames.METHOD_RECEIVER -> {
+                        long t = thread(e, threads, sink);
+                        sink.objectEvent(MtlogFormat.METHOD_RECEIVER, t, e.getLong("sequence"), start(e),
+                                heapClassKey(e.getValue("receiverClass"), classes, sink), e.getInt("identityHash"), 0);
+                    }
                     case EventNames.OBJECT_DEATH -> {
                         long t = thread(e, threads, sink);
                         sink.objectEvent(MtlogFormat.OBJECT_DEATH, t, e.getLong("sequence"), start(e),

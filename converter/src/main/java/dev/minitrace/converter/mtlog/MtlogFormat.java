@@ -70,19 +70,21 @@ public final class MtlogFormat {
      * collection; value = object id, aux = the GC id of the fragment point it follows (0xFFFFFFFF: none).
      */
     public static final int OBJECT_DEATH = 24;
+    /** Extension record type: the receiver of the instance method whose METHOD_ENTRY is just before; value = object id. */
+    public static final int METHOD_RECEIVER = 25;
     /** The highest record type this version writes; record types fit an {@code int} bit mask. */
-    public static final int MAX_TYPE = 24;
+    public static final int MAX_TYPE = 25;
 
     private static final String[] TYPE_NAMES = {
         "?", "METHOD_ENTRY", "METHOD_EXIT", "LOCK_ACQUIRE", "LOCK_RELEASE", "OBJECT_ALLOC", "GC_TIMESTAMP",
         "TYPE_7", "TYPE_8", "TYPE_9", "TYPE_10", "TYPE_11", "TYPE_12", "TYPE_13", "TYPE_14", "TYPE_15",
         "EXCEPTION_THROW", "EXCEPTION_HANDLED", "EXCEPTION_OBJECT", "FIELD_STORE", "ARRAY_STORE",
-        "STORE_HOLDER", "STORE_OLD", "STORE_NEW", "OBJECT_DEATH",
+        "STORE_HOLDER", "STORE_OLD", "STORE_NEW", "OBJECT_DEATH", "METHOD_RECEIVER",
     };
 
     /** Whether records of {@code type} carry an object id as value (lock, allocation and the heap records' objects). */
     public static boolean objectValued(int type) {
-        return type >= LOCK_ACQUIRE && type <= OBJECT_ALLOC || type == EXCEPTION_OBJECT || type >= STORE_HOLDER && type <= OBJECT_DEATH;
+        return type >= LOCK_ACQUIRE && type <= OBJECT_ALLOC || type == EXCEPTION_OBJECT || type >= STORE_HOLDER && type <= METHOD_RECEIVER;
     }
 
     private MtlogFormat() {

@@ -59,6 +59,8 @@ public final class ElephantTracksWriter implements TraceWriter {
         long holder;
         long old;
         int inFlight;
+        /** The method of an entry whose M line waits for its receiver record (-1: none). */
+        long pendingEntry = -1;
     }
 
     /** Writes into folder {@code dir} (created if missing). */
@@ -83,13 +85,20 @@ public final class ElephantTracksWriter implements TraceWriter {
     }
 
     private void record(long thread, ThreadState t, int type, long v, int aux) throws IOException {
+        if (type == MtlogFormat.METHOD_RECEIVER && t.pendingEntry != -1) {
+            int receiver = object(v);
+            line('M').hex(t.pendingEntry).hex(receiver).hex(thread).end();
+            t.pendingEntry = -1;
+            return;
+        }
+        flushEntry(thread, t);
         switch (type) {
             case MtlogFormat.METHOD_ENTRY -> {
                 if (t.depth == t.stack.length) {
                     t.stack = java.util.Arrays.copyOf(t.stack, t.depth * 2);
                 }
                 t.stack[t.depth++] = v;
-                line('M').hex(v).hex(0).hex(thread).end();
+                t.pendingEntry = v; // its M line waits for a receiver record, if one follows
             }
             case MtlogFormat.METHOD_EXIT -> {
                 if (t.depth > 0) {
@@ -145,6 +154,14 @@ public final class ElephantTracksWriter implements TraceWriter {
         }
     }
 
+    /** Writes the M line of an entry that got no receiver record (a static method, a constructor, receivers off). */
+    private void flushEntry(long thread, ThreadState t) throws IOException {
+        if (t.pendingEntry != -1) {
+            line('M').hex(t.pendingEntry).hex(0).hex(thread).end();
+            t.pendingEntry = -1;
+        }
+    }
+
     /** The ET id of {@code objectId} (0 for null); an object never seen allocated gets a new one. */
     private int object(long objectId) throws IOException {
         if (objectId == 0) {
@@ -196,6 +213,9 @@ public final class ElephantTracksWriter implements TraceWriter {
 
     @Override
     public void finish(MtlogInfo tables) throws IOException {
+        for (Map.Entry<Long, ThreadState> t : threads.entrySet()) {
+            flushEntry(t.getKey(), t.getValue());
+        }
         out.close();
         Map<String, Integer> classIds = new LinkedHashMap<>();
         Map<Long, Integer> byMtlogClass = new HashMap<>();

@@ -131,6 +131,10 @@ class MethodBufferDecoderTest {
         assertEquals(List.of("19 7 100 " + BASE + " 4 8"), s.methodEvents);
         assertEquals(List.of("21 7 101 " + BASE + " " + nul + " 0 0", "22 7 102 " + BASE + " " + Long.toHexString(key2) + " 5 0",
                 "23 7 103 " + BASE + " " + nul + " 0 0"), s.objectEvents);
+        // a receiver (kind 4: header 0x18; method 6, bci 0, class id 2, hash 9) is one record
+        s = decode("\u0018\u0006\u0000\u0003\u0009", 100, 1, 1_000_000_000L);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        assertEquals(List.of("25 7 100 " + BASE + " " + Long.toHexString(key2) + " 9 0"), s.objectEvents);
         // an array store (kind 3: header 0x13) counts four records too: a recordCount of 3 is corrupt
         assertCorrupt("\u0013\u0001\u0002\u0000\u0000\u0000\u0000\u0000\u0000", 3, "more records than recordCount 3");
     }
@@ -140,8 +144,8 @@ class MethodBufferDecoderTest {
         String good = new TraceBufferEncoder().entry(1, 5).alloc(2, 3, 4, -1).records(); // 3 + 4 chars
         String alloc = new TraceBufferEncoder().alloc(2, 3, 4, -1).records();
         assertEquals(List.of(), decode(good + alloc, 1, 3, 1_000_000_000L).corrupt, "the undamaged form decodes");
-        // bit 4 with bit 3: heap record kind 4, reserved
-        assertCorrupt(good + "\u0018\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 4");
+        // bit 4 with bits 3 and 0: heap record kind 5, reserved
+        assertCorrupt(good + "\u0019\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 5");
         // bits 5-6
         assertCorrupt(good + "\u002a\u0002\u0003\u0004", 3, "header char 0x2a at char 7 has reserved bits set");
         assertCorrupt(good + "\u004a\u0002\u0003\u0004", 3, "header char 0x4a at char 7 has reserved bits set");

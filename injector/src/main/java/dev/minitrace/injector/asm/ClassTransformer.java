@@ -259,7 +259,8 @@ public final class ClassTransformer {
                 mv = new MonitorAdapter(mv, position);
             }
             if (events.contains(EventKind.METHOD)) {
-                mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position);
+                mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position,
+                        events.contains(EventKind.RECEIVER) && (access & Opcodes.ACC_STATIC) == 0);
             }
             boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
             if (events.contains(EventKind.LOCK) && (access & Opcodes.ACC_SYNCHRONIZED) != 0 && (!isStatic || classLiterals)) {

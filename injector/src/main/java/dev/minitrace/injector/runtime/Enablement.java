@@ -111,7 +111,7 @@ public final class Enablement implements FlightRecorderListener {
             ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class,
             dev.minitrace.events.ExceptionThrowEvent.class, dev.minitrace.events.ExceptionHandledEvent.class,
             dev.minitrace.events.ReferenceStoreEvent.class, dev.minitrace.events.FieldDefinitionEvent.class,
-            dev.minitrace.events.ObjectDeathEvent.class};
+            dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.MethodReceiverEvent.class};
         for (Class<?> c : events) {
             try {
                 Class.forName(c.getName(), true, c.getClassLoader());
@@ -192,6 +192,9 @@ public final class Enablement implements FlightRecorderListener {
             }
             if (field) {
                 kinds.add(EventKind.FIELD);
+            }
+            if (method && on(dev.minitrace.events.MethodReceiverEvent.class, dev.minitrace.events.MethodReceiverEvent.NAME, running)) {
+                kinds.add(EventKind.RECEIVER);
             }
             // deaths only of recorded allocations: the allocation event must be on too
             boolean death = alloc && Trace.deathsWanted && on(dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.ObjectDeathEvent.NAME, running);

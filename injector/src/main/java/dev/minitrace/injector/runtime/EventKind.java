@@ -19,7 +19,9 @@ public enum EventKind {
     /** Reference stores to fields and array elements, with old and new target (opt-in). */
     FIELD,
     /** Deaths of the objects whose allocation is recorded (opt-in; implies {@link #ALLOC}). */
-    DEATH;
+    DEATH,
+    /** The receiver of every instance method entered (opt-in, an identity hash per call; implies {@link #METHOD}). */
+    RECEIVER;
 
     /** The kinds instrumented when the agent options name none. */
     public static java.util.Set<EventKind> defaults() {

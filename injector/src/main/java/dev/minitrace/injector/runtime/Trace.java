@@ -45,6 +45,8 @@ public final class Trace {
     static volatile boolean exceptionOn;
     /** True when a running recording may enable reference store events. */
     static volatile boolean fieldOn;
+    /** True when a running recording may enable method receiver events. */
+    static volatile boolean receiverOn;
     /** True when a running recording may enable object death events (the allocations are watched). */
     static volatile boolean deathOn;
     /** Changes whenever method events are switched on or off (see ThreadState#epoch). */
@@ -78,6 +80,7 @@ public final class Trace {
     private static final int OP_INIT_STORE = 13;
     private static final int OP_INIT_STORES = 14;
     private static final int OP_DEATH = 15;
+    private static final int OP_ENTER_RECEIVER = 16;
 
     private Trace() {
     }
@@ -91,6 +94,13 @@ public final class Trace {
     public static void enter(int methodId) {
         if (methodOn) {
             guarded(OP_ENTER, methodId, 0, null, null, null);
+        }
+    }
+
+    /** Instance method {@code methodId} was entered with receiver {@code self} (agent option {@code events=…+receiver}). */
+    public static void enterWith(Object self, int methodId) {
+        if (methodOn) {
+            guarded(OP_ENTER_RECEIVER, methodId, 0, self, null, null);
         }
     }
 
@@ -262,6 +272,12 @@ public final class Trace {
                     }
                 }
                 case OP_DEATH -> records.death(s, (Class<?>) object, bci);
+                case OP_ENTER_RECEIVER -> {
+                    enter(s, methodId);
+                    if (receiverOn) {
+                        records.heap(s, TraceBufferFormat.RECEIVER, methodId, 0, object, null, null);
+                    }
+                }
                 case OP_THROW -> records.heap(s, TraceBufferFormat.THROW, methodId, bci, object, null, null);
                 case OP_HANDLED -> records.heap(s, TraceBufferFormat.HANDLED, methodId, bci, object, null, null);
                 case OP_FIELD_STORE -> records.heap(s, TraceBufferFormat.FIELD_STORE, methodId, bci, object, old, value);
@@ -413,7 +429,7 @@ public final class Trace {
 
     /** The sequence numbers a heap record of {@code kind} takes. */
     static int parts(int kind) {
-        return kind <= TraceBufferFormat.HANDLED ? TraceBufferFormat.THROW_PARTS : TraceBufferFormat.STORE_PARTS;
+        return TraceBufferFormat.heapParts(kind);
     }
 
     private static final class Packed extends Records {
@@ -534,6 +550,17 @@ public final class Trace {
      * converter numbers the parts alike.
      */
     private static void heapEvent(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
+        if (kind == TraceBufferFormat.RECEIVER) {
+            dev.minitrace.events.MethodReceiverEvent e = new dev.minitrace.events.MethodReceiverEvent();
+            if (e.shouldCommit()) {
+                e.methodId = id;
+                e.receiverClass = a.getClass();
+                e.identityHash = System.identityHashCode(a);
+                e.sequence = ++s.sequence;
+                e.commit();
+            }
+            return;
+        }
         if (kind <= TraceBufferFormat.HANDLED) {
             if (kind == TraceBufferFormat.THROW) {
                 ExceptionThrowEvent e = new ExceptionThrowEvent();
@@ -623,6 +650,7 @@ public final class Trace {
         exceptionOn = kinds.contains(EventKind.EXCEPTION);
         fieldOn = kinds.contains(EventKind.FIELD);
         deathOn = kinds.contains(EventKind.DEATH);
+        receiverOn = kinds.contains(EventKind.RECEIVER);
     }
 
     /** Whether exception events are currently enabled. */

@@ -128,7 +128,7 @@ final class TraceBuffer {
         p = TraceBufferFormat.putVarint(c, p, id & 0xFFFFFFFFL);
         p = TraceBufferFormat.putVarint(c, p, bci);
         p = putObject(c, p, a);
-        if (kind >= TraceBufferFormat.FIELD_STORE) {
+        if (TraceBufferFormat.heapObjects(kind) == 3) {
             p = putObject(c, p, b);
             p = putObject(c, p, o);
         }
@@ -257,14 +257,14 @@ final class TraceBuffer {
                 if ((h & TraceBufferFormat.HEAP) != 0) {
                     readVarint(c); // method id, field id or index
                     readVarint(c); // bytecode index
-                    int objects = TraceBufferFormat.heapKind(h) >= TraceBufferFormat.FIELD_STORE ? 3 : 1;
-                    for (int i = 0; i < 2 * objects; i++) {
+                    int heapKind = TraceBufferFormat.heapKind(h);
+                    for (int i = 0; i < 2 * TraceBufferFormat.heapObjects(heapKind); i++) {
                         readVarint(c); // class id + 1, identity hash
                     }
                     if ((h & TraceBufferFormat.STAMPED) != 0) {
                         ticks += readVarint(c);
                     }
-                    count += objects + 1; // one record per sequence number, as the converter decodes it
+                    count += TraceBufferFormat.heapParts(heapKind); // one record per sequence number, as the converter decodes it
                     continue;
                 }
                 if ((h & TraceBufferFormat.OBJECT) != 0) {

@@ -46,6 +46,8 @@ public enum JfrEventKind {
     EXCEPTION_THROW(EventNames.EXCEPTION_THROW, "methodId", "bytecodeIndex", "exceptionClass", "identityHash", "sequence"),
     /** {@code minitrace.ExceptionHandled} (per-event form). */
     EXCEPTION_HANDLED(EventNames.EXCEPTION_HANDLED, "methodId", "bytecodeIndex", "exceptionClass", "identityHash", "sequence"),
+    /** {@code minitrace.MethodReceiver} (per-event form). */
+    METHOD_RECEIVER(EventNames.METHOD_RECEIVER, "receiverClass", "identityHash", "sequence"),
     /** {@code minitrace.ObjectDeath} (per-event form). */
     OBJECT_DEATH(EventNames.OBJECT_DEATH, "objectClass", "identityHash", "sequence"),
     /** {@code minitrace.ReferenceStore} (per-event form). */

@@ -52,6 +52,10 @@ public interface JfrEventSink {
                              int identityHash, long sequence) {
     }
 
+    /** {@code minitrace.MethodReceiver}. */
+    default void onMethodReceiver(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+    }
+
     /** {@code minitrace.ObjectDeath}. */
     default void onObjectDeath(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
     }
