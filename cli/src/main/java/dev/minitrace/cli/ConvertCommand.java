@@ -9,6 +9,7 @@ import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,8 +42,12 @@ public final class ConvertCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "IN.jfr", description = "The JFR recording, or a JFR repository folder (the chunk files a JVM left, e.g. after a crash).")
     Path in;
 
-    @Parameters(index = "1", paramLabel = "OUT.mtlog", description = "The log to write.")
+    @Parameters(index = "1", paramLabel = "OUT.mtlog", description = "The log to write (a folder for --format et).")
     Path out;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "mtlog", completionCandidates = ConvertFormats.class,
+            description = "mtlog (default) or et: Elephant Tracks' trace and names files in the folder OUT (docs/elephant-tracks.md).")
+    String format;
 
     @Option(names = "--layout", paramLabel = "thread|global", defaultValue = "thread",
             description = "thread: one stream per thread, aux = bytecode index (default); global: one stream, aux = thread id.")
@@ -63,8 +68,8 @@ public final class ConvertCommand implements Callable<Integer> {
             description = "Only these threads: names, JFR thread ids or Java thread ids, comma-separated.")
     List<String> threads;
 
-    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc",
-            description = "The record kinds to write, a subset of method,lock,alloc,gc (default: all).")
+    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc,exception,field,death,receiver",
+            description = "The record kinds to write, a subset of method,lock,alloc,gc,exception,field,death,receiver (default: all).")
     String events;
 
     @Option(names = "--temp-dir", paramLabel = "DIR",
@@ -87,13 +92,35 @@ public final class ConvertCommand implements Callable<Integer> {
         ConvertOptions options = options();
         RecordingSource source = ConversionRun.engine(engine);
         MemorySize.parse(memory);
-        ConversionRun.checkPaths(in, out, "a JFR recording");
+        ConvertFormats.Format f = ConvertFormats.byName(format);
+        if (f == null) {
+            throw new CliException("unknown format '" + format + "' (expected " + String.join(" or ", ConvertFormats.all().keySet()) + ")",
+                    ExitCodes.USAGE);
+        }
+        if (f.folder()) {
+            if (Files.exists(out) && !Files.isDirectory(out)) {
+                throw new CliException("cannot write " + out + ": not a directory (--format " + format + " writes a folder)", ExitCodes.FAILED);
+            }
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent)) {
+                throw new CliException("cannot write " + out + ": no such directory " + parent, ExitCodes.FAILED);
+            }
+            try {
+                Files.createDirectories(out);
+            } catch (java.io.IOException e) {
+                throw new CliException("cannot write " + out + ": " + e.getMessage(), ExitCodes.FAILED);
+            }
+            ConversionRun.checkPaths(in, out.resolve("trace"), "a JFR recording");
+        } else {
+            ConversionRun.checkPaths(in, out, "a JFR recording");
+        }
         ConversionRun.checkTempDir(tempDir);
         ConversionReport report;
         boolean recoveryLost;
         try (RecordingInput input = RecordingInput.open(in, tempDir, out);
                 Progress progress = Progress.forInput(input.path(), name)) {
-            report = new Converter(options, source, tempDir).convert(input.path(), out, progress);
+            report = new Converter(options, source, tempDir).convert(input.path(), f.folder() ? out.resolve("trace") : out,
+                    f.writers().apply(out, options), progress);
             input.report(err, name, report.threads());
             recoveryLost = input.lostData();
         } catch (IOException | OutOfMemoryError e) {

@@ -144,17 +144,31 @@ public final class PrintCommand implements Callable<Integer> {
                 switch (type) {
                     case MtlogFormat.METHOD_ENTRY -> sb.append(names.method(value));
                     case MtlogFormat.METHOD_EXIT -> sb.append(names.method(value));
-                    case MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC -> sb.append(names.object(value));
+                    case MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC, MtlogFormat.EXCEPTION_OBJECT,
+                            MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW, MtlogFormat.OBJECT_DEATH,
+                            MtlogFormat.METHOD_RECEIVER -> sb.append(names.object(value));
+                    case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED -> sb.append(names.method(value));
+                    case MtlogFormat.FIELD_STORE -> sb.append(names.field(value));
+                    case MtlogFormat.ARRAY_STORE -> sb.append("index ").append(value);
                     case MtlogFormat.GC_TIMESTAMP -> sb.append("gc ").append(Integer.toUnsignedString(aux)).append(' ')
                             .append(names.gc(aux & 0xFFFFFFFFL)).append(" pause at ").append(Names.time(value));
                     default -> sb.append("value=").append(Long.toUnsignedString(value)).append(" aux=").append(Integer.toUnsignedString(aux));
                 }
-                if (!global && type >= MtlogFormat.METHOD_EXIT && type <= MtlogFormat.OBJECT_ALLOC) {
+                if (!global && (type >= MtlogFormat.METHOD_EXIT && type <= MtlogFormat.OBJECT_ALLOC || hasBci(type))) {
                     sb.append(" bci=").append(aux);
+                }
+                if (!global && type == MtlogFormat.OBJECT_DEATH) {
+                    sb.append(aux == -1 ? " before any gc" : " gc=" + Integer.toUnsignedString(aux));
                 }
                 out.println(sb);
             });
         }
+    }
+
+    /** The heap records whose aux is a bytecode index (the parts naming objects have aux 0). */
+    private static boolean hasBci(int type) {
+        return type == MtlogFormat.EXCEPTION_THROW || type == MtlogFormat.EXCEPTION_HANDLED || type == MtlogFormat.FIELD_STORE
+                || type == MtlogFormat.ARRAY_STORE;
     }
 
     /** Whether the thread with this id and name is one of {@code --threads} (all without it). */
@@ -302,6 +316,21 @@ public final class PrintCommand implements Callable<Integer> {
                         g.writeStringField("class", names.className(value >>> 32));
                         g.writeNumberField("identityHash", (int) value);
                     }
+                    case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED -> {
+                        g.writeNumberField("methodId", value);
+                        g.writeStringField("method", names.method(value));
+                    }
+                    case MtlogFormat.FIELD_STORE -> {
+                        g.writeNumberField("fieldId", value);
+                        g.writeStringField("field", names.field(value));
+                    }
+                    case MtlogFormat.ARRAY_STORE -> g.writeNumberField("index", value);
+                    case MtlogFormat.EXCEPTION_OBJECT, MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW,
+                            MtlogFormat.OBJECT_DEATH, MtlogFormat.METHOD_RECEIVER -> {
+                        g.writeNumberField("objectId", value);
+                        g.writeStringField("class", value == 0 ? null : names.className(value >>> 32));
+                        g.writeNumberField("identityHash", (int) value);
+                    }
                     case MtlogFormat.GC_TIMESTAMP -> {
                         g.writeNumberField("gcId", aux & 0xFFFFFFFFL);
                         g.writeStringField("gc", names.gc(aux & 0xFFFFFFFFL));
@@ -312,7 +341,7 @@ public final class PrintCommand implements Callable<Integer> {
                         g.writeNumberField("aux", aux & 0xFFFFFFFFL);
                     }
                 }
-                if (!global && type >= MtlogFormat.METHOD_EXIT && type <= MtlogFormat.OBJECT_ALLOC) {
+                if (!global && (type >= MtlogFormat.METHOD_EXIT && type <= MtlogFormat.OBJECT_ALLOC || hasBci(type))) {
                     g.writeNumberField("bci", aux);
                 }
                 g.writeEndObject();

@@ -44,7 +44,7 @@ public final class AgentOptions {
     private static List<String> eventKinds(List<String> values) {
         for (String v : values) {
             if (!EVENT_KINDS.contains(v)) {
-                throw new IllegalArgumentException("--events: unknown kind '" + v + "' (expected method, lock or alloc)");
+                throw new IllegalArgumentException("--events: unknown kind '" + v + "' (expected method, lock, alloc, exception, field, death or receiver)");
             }
         }
         return values;

@@ -36,6 +36,20 @@ class CommandsTest {
     }
 
     @Test
+    void convertToElephantTracksWritesTraceAndNamesInAFolder() throws Exception {
+        Path et = dir.resolve("et-out");
+        CommandOutcome c = CommandOutcome.mt("convert", "--format", "et", jfr.toString(), et.toString());
+        assertEquals(0, c.status(), c.err());
+        java.util.List<String> trace = Files.readAllLines(et.resolve("trace"));
+        java.util.List<String> names = Files.readAllLines(et.resolve("names"));
+        assertEquals("", trace.get(trace.size() - 1), "a blank line ends the trace");
+        assertEquals("", names.get(names.size() - 1), "a blank line ends the names");
+        assertTrue(trace.stream().anyMatch(l -> l.startsWith("M ")), "method entries: " + trace.subList(0, Math.min(5, trace.size())));
+        assertTrue(names.stream().anyMatch(l -> l.startsWith("N ") && l.contains(" demo/Outer run ")), names.toString());
+        noTempFiles(et);
+    }
+
+    @Test
     void convertThenPrintAndSummary() throws Exception {
         Path out = dir.resolve("ok.mtlog");
         CommandOutcome c = CommandOutcome.mt("convert", jfr.toString(), out.toString());
@@ -119,6 +133,9 @@ class CommandsTest {
             {new String[] {"convert", jfr.toString(), jfr.resolve("x.mtlog").toString()}, 1, "no such directory"},
             {new String[] {"convert", "--bogus", jfr.toString(), out.toString()}, 2, "Unknown option"},
             {new String[] {"convert", "--layout", "diagonal", jfr.toString(), out.toString()}, 2, "unknown layout"},
+            {new String[] {"convert", "--format", "ctf", jfr.toString(), out.toString()}, 2, "unknown format 'ctf' (expected mtlog or et)"},
+            {new String[] {"convert", "--format", "et", jfr.toString(), text.toString()}, 1, "not a directory"},
+            {new String[] {"convert", "--format", "et", jfr.toString(), dir.resolve("no/such/et").toString()}, 1, "no such directory"},
             {new String[] {"convert", "--fragments", "some", jfr.toString(), out.toString()}, 2, "unknown fragment policy"},
             {new String[] {"convert", "--events", "method,io", jfr.toString(), out.toString()}, 2, "unknown event kind"},
             {new String[] {"convert", "--from", "yesterday", jfr.toString(), out.toString()}, 2, "malformed time"},

@@ -51,7 +51,7 @@ class MethodBufferCommandsTest {
             MethodBufferRecordings.define(2, "demo.Inner", "work", "()V");
             String two = new TraceBufferEncoder().entry(1, 0).exit(1, 7, -1).records(); // 6 chars
             MethodBufferRecordings.commit(good, 1, 0, 1_000_000_000L, new TraceBufferEncoder().entry(1, 0).entry(2, 5));
-            MethodBufferRecordings.commit(damaged, 1, 3, 0, 1_000_000_000L, two + "\u0010\u0001"); // reserved bit 4
+            MethodBufferRecordings.commit(damaged, 1, 3, 0, 1_000_000_000L, two + "\u0020\u0001"); // reserved bit 5
             MethodBufferRecordings.commit(damaged, 4, 3, 0, 1_000_000_000L, two); // recordCount too high
             MethodBufferRecordings.commit(damaged, 7, 3, 0, 1_000_000_000L, two + "\u0004\u0041"); // varint cut short
             MethodBufferRecordings.commit(damaged, 10, 2, 0, 1_000_000_000L, "\u0007\u0001" + two); // stamped skip
@@ -108,7 +108,7 @@ class MethodBufferCommandsTest {
             assertEquals(ExitCodes.PARTIAL, c.status(), c.err());
             List<String> lines = c.err().lines().toList();
             assertTrue(lines.contains("convert: warning: 5 corrupt minitrace.MethodBuffer event(s) skipped with their 13"
-                    + " record(s) (first: header char 0x10 at char 6 has reserved bits set)"), c.err());
+                    + " record(s) (first: header char 0x20 at char 6 has reserved bits set)"), c.err());
             assertTrue(lines.stream().anyMatch(l -> l.startsWith("convert: warning: 2 minitrace event(s) have no thread")),
                     c.err());
             assertFalse(c.err().contains("Exception") || c.err().contains("\tat "), "no stack trace: " + c.err());

@@ -17,7 +17,17 @@ import java.util.Set;
 public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, TimeBound from, TimeBound to,
         Set<String> threads, int typeMask) {
     /** Every base record type. */
-    public static final int ALL_TYPES = 0b111_1110;
+    public static final int ALL_TYPES = 0b111_1110 | ConvertOptions.HEAP_TYPES;
+    /** The exception records (16-18). */
+    public static final int EXCEPTION_TYPES = 0b111 << MtlogFormat.EXCEPTION_THROW;
+    /** The reference store records (19-23). */
+    public static final int STORE_TYPES = 0b1_1111 << MtlogFormat.FIELD_STORE;
+    /** The object deaths (24). */
+    public static final int DEATH_TYPES = 1 << MtlogFormat.OBJECT_DEATH;
+    /** The method receivers (25). */
+    public static final int RECEIVER_TYPES = 1 << MtlogFormat.METHOD_RECEIVER;
+    /** Every heap record type. */
+    public static final int HEAP_TYPES = EXCEPTION_TYPES | STORE_TYPES | DEATH_TYPES | RECEIVER_TYPES;
 
     /** The defaults: thread layout, moving fragments, everything. */
     public static ConvertOptions defaults() {
@@ -33,8 +43,12 @@ public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, Tim
                 case "lock" -> mask |= 1 << MtlogFormat.LOCK_ACQUIRE | 1 << MtlogFormat.LOCK_RELEASE;
                 case "alloc" -> mask |= 1 << MtlogFormat.OBJECT_ALLOC;
                 case "gc" -> mask |= 1 << MtlogFormat.GC_TIMESTAMP;
+                case "exception" -> mask |= EXCEPTION_TYPES;
+                case "field" -> mask |= STORE_TYPES;
+                case "death" -> mask |= DEATH_TYPES;
+                case "receiver" -> mask |= RECEIVER_TYPES;
                 default -> throw new IllegalArgumentException("unknown event kind '" + s.trim()
-                        + "' (expected a comma-separated subset of method,lock,alloc,gc)");
+                        + "' (expected a comma-separated subset of method,lock,alloc,gc,exception,field,death,receiver)");
             }
         }
         return mask;

@@ -155,6 +155,11 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
     }
 
     @Override
+    public void fieldDefinition(int fieldId, String className, String fieldName, String descriptor, boolean isStatic) {
+        call(() -> sink.fieldDefinition(fieldId, className, fieldName, descriptor, isStatic));
+    }
+
+    @Override
     public void tracedMethod(long methodKey, String className, String methodName, String descriptor) {
         call(() -> sink.tracedMethod(methodKey, className, methodName, descriptor));
     }

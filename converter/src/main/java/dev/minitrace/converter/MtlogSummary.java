@@ -17,8 +17,8 @@ import java.util.TreeMap;
  * methods, most allocated classes and most acquired monitors.
  */
 public final class MtlogSummary {
-    /** Counts per record type (index = type; unknown types above 6 are summed at index 0). */
-    public final long[] byType = new long[MtlogFormat.MAX_BASE_TYPE + 1];
+    /** Counts per record type (index = type; unknown types are summed at index 0). */
+    public final long[] byType = new long[MtlogFormat.MAX_TYPE + 1];
     /** Records (without GC_TIMESTAMP) per thread id. */
     public final Map<Long, Long> byThread = new TreeMap<>();
     /** Records (without GC_TIMESTAMP) per fragment: -1 = before any GC, else the GC id that opened it. */
@@ -26,6 +26,12 @@ public final class MtlogSummary {
     private final CountTable methods = new CountTable();
     private final CountTable classes = new CountTable();
     private final CountTable monitors = new CountTable();
+    private final CountTable throwers = new CountTable();
+    private final CountTable fields = new CountTable();
+    private final CountTable deathsByClass = new CountTable();
+    private final CountTable allocsByClass = new CountTable();
+    /** Deaths per GC id of their fragment (aux; -1: before any fragment point; thread layout only). */
+    public final Map<Long, Long> deathsByGc = new TreeMap<>();
     private final MtlogReader reader;
 
     private MtlogSummary(MtlogReader reader) {
@@ -39,7 +45,7 @@ public final class MtlogSummary {
         for (int stream : reader.streamIds()) {
             long[] fragment = {-1};
             reader.forEachRecord(stream, (id, type, value, aux) -> {
-                s.byType[type <= MtlogFormat.MAX_BASE_TYPE ? type : 0]++;
+                s.byType[type <= MtlogFormat.MAX_TYPE && !MtlogFormat.typeName(type).startsWith("TYPE_") ? type : 0]++;
                 if (type == MtlogFormat.GC_TIMESTAMP) {
                     fragment[0] = aux & 0xFFFFFFFFL;
                     return;
@@ -49,8 +55,20 @@ public final class MtlogSummary {
                 s.byFragment.merge(fragment[0], 1L, Long::sum);
                 switch (type) {
                     case MtlogFormat.METHOD_ENTRY -> s.methods.add(value);
-                    case MtlogFormat.OBJECT_ALLOC -> s.classes.add(value >>> 32);
+                    case MtlogFormat.OBJECT_ALLOC -> {
+                        s.classes.add(value >>> 32);
+                        s.allocsByClass.add(value >>> 32);
+                    }
+                    case MtlogFormat.OBJECT_DEATH -> {
+                        s.deathsByClass.add(value >>> 32);
+                        if (!global) {
+                            s.deathsByGc.merge(aux == -1 ? -1L : aux & 0xFFFFFFFFL, 1L, Long::sum);
+                        }
+                    }
                     case MtlogFormat.LOCK_ACQUIRE -> s.monitors.add(value);
+                    case MtlogFormat.EXCEPTION_THROW -> s.throwers.add(value);
+                    case MtlogFormat.FIELD_STORE -> s.fields.add(value);
+                    case MtlogFormat.ARRAY_STORE -> s.fields.add(-1); // every array element counted as one "field"
                     default -> {
                     }
                 }
@@ -65,8 +83,10 @@ public final class MtlogSummary {
         out.printf("layout %s, %d records, %d threads, %d GCs%s%n", reader.globalLayout() ? "global" : "thread",
                 reader.recordCount(), byThread.size(), reader.info().gcs().size(), reader.truncated() ? " (TRUNCATED)" : "");
         out.println("records per type:");
-        for (int t = 1; t <= MtlogFormat.MAX_BASE_TYPE; t++) {
-            out.printf("  %-13s %d%n", MtlogFormat.typeName(t), byType[t]);
+        for (int t = 1; t <= MtlogFormat.MAX_TYPE; t++) {
+            if (t <= MtlogFormat.MAX_BASE_TYPE || byType[t] > 0) { // files without heap records print as before
+                out.printf("  %-13s %d%n", MtlogFormat.typeName(t), byType[t]);
+            }
         }
         if (byType[0] > 0) {
             out.printf("  %-13s %d%n", "other", byType[0]);
@@ -86,6 +106,31 @@ public final class MtlogSummary {
         out.println("top monitors (acquisitions):");
         for (long[] e : monitors.top(top)) {
             out.printf("  %d %s%n", e[1], names.object(e[0]));
+        }
+        if (byType[MtlogFormat.EXCEPTION_THROW] + byType[MtlogFormat.EXCEPTION_HANDLED] > 0) {
+            out.println("top throwing methods (athrow):");
+            for (long[] e : throwers.top(top)) {
+                out.printf("  %d %s%n", e[1], names.method(e[0]));
+            }
+        }
+        if (byType[MtlogFormat.OBJECT_DEATH] > 0) {
+            out.println("deaths per class (of objects whose allocation was recorded):");
+            for (long[] e : deathsByClass.top(top)) {
+                out.printf("  %d %s%n", e[1], names.className(e[0]));
+            }
+            if (!deathsByGc.isEmpty()) {
+                out.println("deaths per fragment (the GC that found them unreachable):");
+                deathsByGc.forEach((g, n) -> out.printf("  %s: %d%n", g < 0 ? "start" : "gc " + g + " " + names.gc(g), n));
+            }
+            long never = byType[MtlogFormat.OBJECT_ALLOC] - byType[MtlogFormat.OBJECT_DEATH];
+            out.printf("objects never seen to die (still reachable when the recording ended, or not watched): %d of %d allocated%n",
+                    Math.max(0, never), byType[MtlogFormat.OBJECT_ALLOC]);
+        }
+        if (byType[MtlogFormat.FIELD_STORE] + byType[MtlogFormat.ARRAY_STORE] > 0) {
+            out.println("most updated fields (reference stores):");
+            for (long[] e : fields.top(top)) {
+                out.printf("  %d %s%n", e[1], e[0] == -1 ? "array elements" : names.field(e[0]));
+            }
         }
         out.flush();
     }

@@ -19,7 +19,7 @@ abstract class RecordEmitter {
     final long from;
     final long to;
     final int typeMask;
-    final long[] countByType = new long[MtlogFormat.MAX_BASE_TYPE + 1];
+    final long[] countByType = new long[MtlogFormat.MAX_TYPE + 1];
     /**
      * One-entry cache of the fragment point search: {@code cacheIndex} is the first point after
      * {@code cacheCursor} in {@code cachePoints}. Streams are written a batch at a time, so it
@@ -163,12 +163,33 @@ abstract class RecordEmitter {
     /** True when every record passes: no time window and every data record type selected. */
     final boolean selectsAll() {
         int data = (1 << MtlogFormat.METHOD_ENTRY) | (1 << MtlogFormat.METHOD_EXIT) | (1 << MtlogFormat.LOCK_ACQUIRE)
-                | (1 << MtlogFormat.LOCK_RELEASE) | (1 << MtlogFormat.OBJECT_ALLOC);
+                | (1 << MtlogFormat.LOCK_RELEASE) | (1 << MtlogFormat.OBJECT_ALLOC) | ConvertOptions.HEAP_TYPES;
         return from == Long.MIN_VALUE && to == Long.MAX_VALUE && (typeMask & data) == data;
+    }
+
+    /**
+     * An OBJECT_DEATH's aux: the GC id of the latest fragment point at or before its time (the
+     * collection that found the object unreachable, as far as the fragments tell), 0xFFFFFFFF when
+     * none; set in place before the record is written.
+     */
+    final void attributeDeath(EventBuffer b, int i) {
+        long[] pt = pointTime;
+        int k = Arrays.binarySearch(pt, b.time[i]);
+        if (k < 0) {
+            k = -k - 2; // the last point before the time
+        } else {
+            while (k + 1 < pt.length && pt[k + 1] == b.time[i]) {
+                k++;
+            }
+        }
+        b.aux[i] = k < 0 ? -1 : (int) pointGc[k];
     }
 
     /** Writes the record at {@code i} of {@code b} and counts it. */
     final void write(long threadKey, EventBuffer b, int i) throws IOException {
+        if (b.type[i] == MtlogFormat.OBJECT_DEATH) {
+            attributeDeath(b, i);
+        }
         writer.records(threadKey, b.type, b.time, b.value, b.aux, i, i + 1);
         countByType[b.type[i]]++;
     }

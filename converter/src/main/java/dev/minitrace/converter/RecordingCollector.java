@@ -2,6 +2,7 @@ package dev.minitrace.converter;
 
 import dev.minitrace.converter.jfr.JfrChunk;
 import dev.minitrace.converter.jfr.RecordingSink;
+import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import java.io.IOException;
 import java.util.function.LongConsumer;
@@ -66,10 +67,20 @@ final class RecordingCollector implements RecordingSink {
     }
 
     @Override
+    public void fieldDefinition(int fieldId, String className, String fieldName, String descriptor, boolean isStatic) {
+        table.field(fieldId, className, fieldName, descriptor, isStatic);
+    }
+
+    @Override
     public void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci) {
         ThreadState ts = selected(threadKey);
         if (ts != null) {
-            pipeline.add(ts, type, sequence, timeNanos, table.useMethod(methodId), bci);
+            long value = switch (type) {
+                case MtlogFormat.FIELD_STORE -> table.useField(methodId);
+                case MtlogFormat.ARRAY_STORE -> methodId & 0xFFFFFFFFL;
+                default -> table.useMethod(methodId);
+            };
+            pipeline.add(ts, type, sequence, timeNanos, value, bci);
         }
     }
 
@@ -77,7 +88,7 @@ final class RecordingCollector implements RecordingSink {
     public void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci) {
         ThreadState ts = selected(threadKey);
         if (ts != null) {
-            pipeline.add(ts, type, sequence, timeNanos, table.objectId(classKey, identityHash), bci);
+            pipeline.add(ts, type, sequence, timeNanos, classKey == NULL_CLASS_KEY ? 0 : table.objectId(classKey, identityHash), bci);
         }
     }
 

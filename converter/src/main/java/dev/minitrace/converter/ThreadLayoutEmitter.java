@@ -1,5 +1,6 @@
 package dev.minitrace.converter;
 
+import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.write.TraceWriter;
 import java.io.IOException;
 
@@ -60,6 +61,9 @@ final class ThreadLayoutEmitter extends RecordEmitter {
                 limit = nextPoint(cursor);
             } else if (t > cursor) {
                 cursor = t;
+            }
+            if (type[i] == MtlogFormat.OBJECT_DEATH) {
+                attributeDeath(b, i);
             }
             counts[type[i]]++;
         }

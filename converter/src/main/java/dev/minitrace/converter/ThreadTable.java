@@ -119,6 +119,20 @@ final class ThreadTable {
         classNames.put(classKey, className);
     }
 
+    private final java.util.TreeMap<Long, MtlogInfo.FieldInfo> fields = new java.util.TreeMap<>();
+    private final java.util.TreeSet<Long> usedFields = new java.util.TreeSet<>();
+
+    void field(int fieldId, String className, String fieldName, String descriptor, boolean isStatic) {
+        fields.put(fieldId & 0xFFFFFFFFL, new MtlogInfo.FieldInfo(className, fieldName, descriptor, isStatic));
+    }
+
+    /** The output id of field {@code fieldId} (the agent's), noted as used. Few fields: a tree set will do. */
+    long useField(int fieldId) {
+        long id = fieldId & 0xFFFFFFFFL;
+        usedFields.add(id);
+        return id;
+    }
+
     void method(int methodId, String className, String methodName, String descriptor) {
         methods.put(methodId & 0xFFFFFFFFL, new MtlogInfo.MethodInfo(className, methodName, descriptor));
     }
@@ -235,6 +249,15 @@ final class ThreadTable {
                 info.putMethod(id, "?", "unknown#" + id, "?");
             }
         }
+        for (long id : usedFields) {
+            MtlogInfo.FieldInfo f = fields.get(id);
+            if (f == null) {
+                undefinedFields++;
+                info.putField(id, "?", "unknown#" + id, "?", false);
+            } else {
+                info.putField(id, f.className(), f.fieldName(), f.descriptor(), f.isStatic());
+            }
+        }
         for (int i = 0; i < tracedMethods.size(); i++) {
             MtlogInfo.MethodInfo m = tracedMethods.get(i);
             info.putMethod(TRACED_METHOD_BASE + i, m.className(), m.methodName(), m.descriptor());
@@ -243,7 +266,12 @@ final class ThreadTable {
     }
 
     /** The warnings about ids {@link #fill} could not resolve. */
+    private int undefinedFields;
+
     void warn(List<String> w) {
+        if (undefinedFields > 0) {
+            w.add(undefinedFields + " field id(s) have no minitrace.FieldDefinition; written as field 'unknown#<id>'");
+        }
         if (!undefinedMethods.isEmpty()) {
             w.add(undefinedMethods.size() + " method id(s) have no minitrace.MethodDefinition (first: "
                     + undefinedMethods.get(0) + "); written as class '?', method 'unknown#<id>'");

@@ -9,6 +9,7 @@ import dev.minitrace.injector.runtime.Enablement;
 import dev.minitrace.injector.runtime.Redaction;
 import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
+import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.Trace;
 import dev.minitrace.wire.AttachRequest;
 import java.lang.instrument.Instrumentation;
@@ -134,6 +135,7 @@ public final class Agent {
         // a recording can change the selection later (see Filters).
         TraceClock.open(inst, options.stampEvery());
         Trace.preferBuffered(options.bufferMethods());
+        Trace.watchDeaths(options.events().contains(EventKind.DEATH));
         Capture.redact(options.redaction());
         Capture.requested(!options.captures().isEmpty());
         TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());

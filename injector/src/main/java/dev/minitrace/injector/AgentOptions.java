@@ -55,7 +55,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
 
     /** The defaults: everything, all events, quiet, packed method records, default redaction. */
     public static AgentOptions defaults() {
-        return new AgentOptions(List.of(), List.of(), EnumSet.allOf(EventKind.class), false, List.of(), true, false,
+        return new AgentOptions(List.of(), List.of(), EventKind.defaults(), false, List.of(), true, false,
                 Redaction.defaults());
     }
 
@@ -130,7 +130,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
             }
         }
         return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
-                events == null ? EnumSet.allOf(EventKind.class) : events, verbose, captures == null ? List.of() : captures,
+                events == null ? EventKind.defaults() : events, verbose, captures == null ? List.of() : captures,
                 buffer == null || buffer, every != null && every, Redaction.parse(redact == null ? List.of() : redact));
     }
 
@@ -209,9 +209,15 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
             int kind = AgentOptionsSyntax.EVENT_KINDS.indexOf(e);
             if (kind < 0) {
                 throw new IllegalArgumentException("option 'events=" + value + "': unknown event '" + e
-                        + "'; expected method, lock or alloc joined by '+'");
+                        + "'; expected method, lock, alloc, exception, field, death or receiver joined by '+'");
             }
             kinds.add(EventKind.values()[kind]);
+        }
+        if (kinds.contains(EventKind.RECEIVER)) {
+            kinds.add(EventKind.METHOD); // the receiver comes with the method's entry
+        }
+        if (kinds.contains(EventKind.DEATH)) {
+            kinds.add(EventKind.ALLOC); // a death is reported only for an object whose allocation is recorded
         }
         return kinds;
     }

@@ -102,7 +102,7 @@ class AgentOptionsTest {
         "include=::a.b|'a.b' is not a method name",
         "include=@|'' is not a qualified name",
         "include=a-b.C|'a-b.C' is not a qualified name",
-        "events=method+cpu|unknown event 'cpu'; expected method, lock or alloc",
+        "events=method+cpu|unknown event 'cpu'; expected method, lock, alloc, exception, field, death or receiver",
         "events=|unknown event ''",
         "include=a.B,include=c.D|option 'include=' given twice",
         "events=lock,events=alloc|option 'events=' given twice",

@@ -28,6 +28,9 @@ class ProfilesTest {
             "jdk.DataLoss", "jdk.ActiveRecording", "jdk.ActiveSetting", "jdk.JVMInformation");
     private static final Set<String> LOCKS_AND_ALLOCS = Set.of(
             "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc");
+    private static final Set<String> HEAP = Set.of(
+            "minitrace.ExceptionThrow", "minitrace.ExceptionHandled", "minitrace.ReferenceStore", "minitrace.FieldDefinition",
+            "minitrace.ObjectDeath", "minitrace.MethodReceiver");
     /** Events the workload of {@link ProfileRecording} always produces when they are enabled. */
     private static final Set<String> ALWAYS_SEEN = Set.of(
             "minitrace.MethodEntry", "minitrace.MethodExit", "minitrace.MethodBuffer", "minitrace.MethodDefinition",
@@ -37,7 +40,8 @@ class ProfilesTest {
     static Stream<Arguments> profiles() {
         return Stream.of(
                 Arguments.of("minitrace.jfc", "MiniTrace", union(COMMON, LOCKS_AND_ALLOCS)),
-                Arguments.of("minitrace-light.jfc", "MiniTrace (light)", COMMON));
+                Arguments.of("minitrace-light.jfc", "MiniTrace (light)", COMMON),
+                Arguments.of("minitrace-heap.jfc", "MiniTrace (heap)", union(union(COMMON, LOCKS_AND_ALLOCS), HEAP)));
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -91,6 +95,10 @@ class ProfilesTest {
         }
         assertEquals("everyChunk", s.get("minitrace.MethodDefinition#period"));
         assertEquals("everyChunk", s.get("minitrace.ClassDefinition#period"));
+        if (enabled.contains("minitrace.FieldDefinition")) {
+            assertEquals("everyChunk", s.get("minitrace.FieldDefinition#period"));
+            assertEquals("0 ns", s.get("minitrace.ReferenceStore#threshold"));
+        }
         assertEquals("everyChunk", s.get("jdk.GCConfiguration#period"));
         assertEquals("beginChunk", s.get("jdk.JVMInformation#period"));
         assertEquals("0 ms", s.get("jdk.GarbageCollection#threshold"));

@@ -21,6 +21,19 @@ public final class EventNames {
     /** {@link MethodDefinitionEvent}. */
     public static final String METHOD_DEFINITION = MethodDefinitionEvent.NAME;
 
+    /** {@link ExceptionThrowEvent}. */
+    public static final String EXCEPTION_THROW = ExceptionThrowEvent.NAME;
+    /** {@link ExceptionHandledEvent}. */
+    public static final String EXCEPTION_HANDLED = ExceptionHandledEvent.NAME;
+    /** {@link ReferenceStoreEvent}. */
+    public static final String REFERENCE_STORE = ReferenceStoreEvent.NAME;
+    /** {@link MethodReceiverEvent}. */
+    public static final String METHOD_RECEIVER = MethodReceiverEvent.NAME;
+    /** {@link ObjectDeathEvent}. */
+    public static final String OBJECT_DEATH = ObjectDeathEvent.NAME;
+    /** {@link FieldDefinitionEvent}. */
+    public static final String FIELD_DEFINITION = FieldDefinitionEvent.NAME;
+
     private EventNames() {
     }
 }

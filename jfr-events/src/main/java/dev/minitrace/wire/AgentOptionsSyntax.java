@@ -31,8 +31,10 @@ public final class AgentOptionsSyntax {
     /** Every key; all but {@link #VERBOSE} take a value after {@code =}. */
     public static final List<String> KEYS = List.of(INCLUDE, EXCLUDE, EVENTS, CAPTURE, METHODS, STAMP, REDACT, VERBOSE);
 
-    /** The event kinds {@code events=} accepts, in the order of their bits (1, 2, 4). */
-    public static final List<String> EVENT_KINDS = List.of("method", "lock", "alloc");
+    /** The event kinds {@code events=} accepts, in the order of their bits (1, 2, 4, 8, 16, 32, 64). */
+    public static final List<String> EVENT_KINDS = List.of("method", "lock", "alloc", "exception", "field", "death", "receiver");
+    /** The kinds instrumented when {@code events=} is not given (exceptions and stores are opt-in). */
+    public static final List<String> DEFAULT_EVENT_KINDS = List.of("method", "lock", "alloc");
 
     /** Between options; inside a redaction rule it is escaped with a backslash. */
     public static final char OPTION_SEPARATOR = ',';

@@ -17,8 +17,13 @@ public final class TraceBufferFormat {
     public static final int STAMPED = 4;
     /** Header bit 3: an object record (monitor or allocation) rather than a method record or skip. */
     public static final int OBJECT = 8;
-    /** Bits 4-6 are reserved: a header char at or above this is corrupt. */
-    public static final int HEADER_LIMIT = 0x10;
+    /**
+     * Header bit 4: a heap record (exception, reference store). Its kind is bits 0-1 plus bit 3 as
+     * bit 2 ({@link #heapKind}); bits 5-6 stay reserved.
+     */
+    public static final int HEAP = 0x10;
+    /** Bits 5-6 are reserved: a header char at or above this is corrupt. */
+    public static final int HEADER_LIMIT = 0x20;
 
     /** Method record kind: method entry; then the method id. */
     public static final int ENTRY = 0;
@@ -35,8 +40,38 @@ public final class TraceBufferFormat {
     public static final int RELEASE = 1;
     /** Object record kind: object allocated and constructed; fields as {@link #ACQUIRE}. */
     public static final int ALLOC = 2;
-    /** Object record kind 3 is reserved: a record of this kind is corrupt. */
-    public static final int OBJECT_RESERVED = 3;
+    /**
+     * Object record kind: an object whose allocation was recorded was reclaimed (found unreachable
+     * by a collection); fields as {@link #ACQUIRE}, bytecode index 0. Written by the death thread.
+     */
+    public static final int DEATH = 3;
+
+    /**
+     * Heap record kind: an exception is thrown by {@code athrow}; then method id, bytecode index,
+     * exception object. Takes {@link #THROW_PARTS} sequence numbers.
+     */
+    public static final int THROW = 0;
+    /** Heap record kind: an exception handler starts; then method id, handler bytecode index, exception object. */
+    public static final int HANDLED = 1;
+    /**
+     * Heap record kind: a reference stored to a field; then field id (the agent's, resolved by
+     * {@code minitrace.FieldDefinition}), bytecode index, holder object (null for a static field),
+     * old target, new target. Takes {@link #STORE_PARTS} sequence numbers.
+     */
+    public static final int FIELD_STORE = 2;
+    /** Heap record kind: a reference stored to an array element; then index, bytecode index, array, old target, new target. */
+    public static final int ARRAY_STORE = 3;
+    /**
+     * Heap record kind: the receiver of the instance method whose entry record comes just before;
+     * then method id, bytecode index 0, the receiver. Takes one sequence number.
+     */
+    public static final int RECEIVER = 4;
+    /** Heap record kinds 5-7 are reserved: a record of such a kind is corrupt. */
+    public static final int HEAP_KINDS = 5;
+    /** Sequence numbers (and decoded records) of a throw or handler record: the site, then the exception. */
+    public static final int THROW_PARTS = 2;
+    /** Sequence numbers (and decoded records) of a store record: the site, then holder, old and new target. */
+    public static final int STORE_PARTS = 4;
 
     /** Payload bits per varint char. */
     public static final int VARINT_BITS = 6;
@@ -57,10 +92,33 @@ public final class TraceBufferFormat {
      * can hold that JFR has not seen yet (every record takes at least one char).
      */
     public static final int MAX_BUFFER_CHARS = 2048;
-    /** Most chars of one record: a stamped object record (header, three 32-bit varints, a time delta). */
-    public static final int MAX_RECORD_CHARS = 1 + 3 * MAX_INT_CHARS + MAX_LONG_CHARS;
+    /**
+     * Most chars of one record: a stamped store record (header, eight 32-bit varints: id, bytecode
+     * index and three objects of two each, a time delta).
+     */
+    public static final int MAX_RECORD_CHARS = 1 + 8 * MAX_INT_CHARS + MAX_LONG_CHARS;
 
     private TraceBufferFormat() {
+    }
+
+    /** The objects a heap record of {@code kind} carries: three for a store, else one. */
+    public static int heapObjects(int kind) {
+        return kind == FIELD_STORE || kind == ARRAY_STORE ? 3 : 1;
+    }
+
+    /** The sequence numbers (and decoded records) a heap record of {@code kind} takes. */
+    public static int heapParts(int kind) {
+        return kind == RECEIVER ? 1 : heapObjects(kind) + 1;
+    }
+
+    /** The header bits of heap record kind {@code kind} (0-7), without {@link #STAMPED}. */
+    public static int heapHeader(int kind) {
+        return HEAP | (kind & KIND_MASK) | (kind & 4) << 1;
+    }
+
+    /** The kind of heap record header {@code h} (which has {@link #HEAP} set). */
+    public static int heapKind(int h) {
+        return (h & KIND_MASK) | (h & OBJECT) >> 1;
     }
 
     /**

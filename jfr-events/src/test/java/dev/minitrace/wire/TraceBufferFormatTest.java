@@ -39,11 +39,26 @@ class TraceBufferFormatTest {
 
     @Test
     void headerBitsAsDocumented() {
-        // docs/trace-buffer.md: bits 0-1 kind, bit 2 stamped, bit 3 object, bits 4-6 reserved
+        // docs/trace-buffer.md: bits 0-1 kind, bit 2 stamped, bit 3 object, bit 4 heap, bits 5-6 reserved
         assertEquals(0b11, TraceBufferFormat.KIND_MASK);
         assertEquals(1 << 2, TraceBufferFormat.STAMPED);
         assertEquals(1 << 3, TraceBufferFormat.OBJECT);
-        assertEquals(1 << 4, TraceBufferFormat.HEADER_LIMIT);
-        assertEquals(42, TraceBufferFormat.MAX_SKIP_CHARS + TraceBufferFormat.MAX_RECORD_CHARS);
+        assertEquals(1 << 4, TraceBufferFormat.HEAP);
+        assertEquals(1 << 5, TraceBufferFormat.HEADER_LIMIT);
+        // a stamped store record: header, eight 32-bit varints, a time delta; plus a skip before it
+        assertEquals(72, TraceBufferFormat.MAX_SKIP_CHARS + TraceBufferFormat.MAX_RECORD_CHARS);
+    }
+
+    @Test
+    void heapKindsUseBitsZeroOneAndThree() {
+        // docs/trace-buffer.md: a heap record's kind is bits 0-1, with bit 3 as its bit 2
+        assertEquals(0x10, TraceBufferFormat.heapHeader(TraceBufferFormat.THROW));
+        assertEquals(0x13, TraceBufferFormat.heapHeader(TraceBufferFormat.ARRAY_STORE));
+        assertEquals(0x18, TraceBufferFormat.heapHeader(4));
+        for (int kind = 0; kind < 8; kind++) {
+            int h = TraceBufferFormat.heapHeader(kind);
+            assertTrue(h < TraceBufferFormat.HEADER_LIMIT);
+            assertEquals(kind, TraceBufferFormat.heapKind(h | TraceBufferFormat.STAMPED));
+        }
     }
 }

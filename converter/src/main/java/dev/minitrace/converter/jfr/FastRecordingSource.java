@@ -27,7 +27,9 @@ public final class FastRecordingSource implements RecordingSource {
             JfrEventKind.LOCK_ACQUIRE, JfrEventKind.LOCK_RELEASE, JfrEventKind.OBJECT_ALLOC,
             JfrEventKind.METHOD_DEFINITION, JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE,
             JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE, JfrEventKind.METHOD_BUFFER,
-            JfrEventKind.CLASS_DEFINITION);
+            JfrEventKind.CLASS_DEFINITION, JfrEventKind.FIELD_DEFINITION, JfrEventKind.EXCEPTION_THROW,
+            JfrEventKind.EXCEPTION_HANDLED, JfrEventKind.REFERENCE_STORE, JfrEventKind.OBJECT_DEATH,
+            JfrEventKind.METHOD_RECEIVER);
 
     /**
      * Chunks up to this size can be parsed on a second thread while the previous one is converted
@@ -237,6 +239,50 @@ public final class FastRecordingSource implements RecordingSource {
                 long sequence) {
             long t = thread(threadRef);
             sink.objectEvent(MtlogFormat.OBJECT_ALLOC, t, sequence, startNanos, classKey(classRef), identityHash, bytecodeIndex);
+        }
+
+        @Override
+        public void onFieldDefinition(long threadRef, long startNanos, int fieldId, String className, String fieldName,
+                String descriptor, boolean isStatic) {
+            sink.fieldDefinition(fieldId, str(className), str(fieldName), str(descriptor), isStatic);
+        }
+
+        @Override
+        public void onException(long threadRef, long startNanos, boolean handled, int methodId, int bytecodeIndex, long classRef,
+                int identityHash, long sequence) {
+            long t = thread(threadRef);
+            sink.methodEvent(handled ? MtlogFormat.EXCEPTION_HANDLED : MtlogFormat.EXCEPTION_THROW, t, sequence, startNanos,
+                    methodId, bytecodeIndex);
+            sink.objectEvent(MtlogFormat.EXCEPTION_OBJECT, t, sequence + 1, startNanos, heapClassKey(classRef), identityHash, 0);
+        }
+
+        @Override
+        public void onReferenceStore(long threadRef, long startNanos, int fieldId, int index, int bytecodeIndex, long holderRef,
+                int holderHash, long oldRef, int oldHash, long newRef, int newHash, long sequence) {
+            long t = thread(threadRef);
+            if (fieldId == -1) {
+                sink.methodEvent(MtlogFormat.ARRAY_STORE, t, sequence, startNanos, index, bytecodeIndex);
+            } else {
+                sink.methodEvent(MtlogFormat.FIELD_STORE, t, sequence, startNanos, fieldId, bytecodeIndex);
+            }
+            sink.objectEvent(MtlogFormat.STORE_HOLDER, t, sequence + 1, startNanos, heapClassKey(holderRef), holderHash, 0);
+            sink.objectEvent(MtlogFormat.STORE_OLD, t, sequence + 2, startNanos, heapClassKey(oldRef), oldHash, 0);
+            sink.objectEvent(MtlogFormat.STORE_NEW, t, sequence + 3, startNanos, heapClassKey(newRef), newHash, 0);
+        }
+
+        @Override
+        public void onMethodReceiver(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+            sink.objectEvent(MtlogFormat.METHOD_RECEIVER, thread(threadRef), sequence, startNanos, heapClassKey(classRef), identityHash, 0);
+        }
+
+        @Override
+        public void onObjectDeath(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+            sink.objectEvent(MtlogFormat.OBJECT_DEATH, thread(threadRef), sequence, startNanos, heapClassKey(classRef), identityHash, 0);
+        }
+
+        /** The class key of a heap event's object; a null class is a null reference. */
+        private long heapClassKey(long ref) {
+            return ref == 0 ? RecordingSink.NULL_CLASS_KEY : classKey(ref);
         }
 
         @Override

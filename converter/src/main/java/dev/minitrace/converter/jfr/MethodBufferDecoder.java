@@ -20,7 +20,8 @@ public final class MethodBufferDecoder {
     private static final int MAX_INT_CHARS = TraceBufferFormat.MAX_INT_CHARS;
     private static final int MAX_LONG_CHARS = TraceBufferFormat.MAX_LONG_CHARS;
     /** The .mtlog record type of each object record kind (ACQUIRE, RELEASE, ALLOC; the fourth kind is corrupt). */
-    private static final int[] OBJECT_TYPES = {MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC};
+    private static final int[] OBJECT_TYPES = {MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC,
+        MtlogFormat.OBJECT_DEATH};
 
     private char[] chars = new char[256];
     private int[] types = new int[64];
@@ -104,10 +105,17 @@ public final class MethodBufferDecoder {
             int kind = h & TraceBufferFormat.KIND_MASK;
             boolean stamped = (h & TraceBufferFormat.STAMPED) != 0;
             pos = p + 1;
-            if ((h & TraceBufferFormat.OBJECT) != 0) {
-                if (kind == TraceBufferFormat.OBJECT_RESERVED) {
-                    return fail("object record at char " + at + " has the reserved kind 3");
+            if ((h & TraceBufferFormat.HEAP) != 0) {
+                n = heapRecord(c, length, h, at, n, recordCount, sequence, stamped, tick);
+                if (n < 0) {
+                    return -1;
                 }
+                sequence = sequences[n - 1] + 1;
+                tick = ticks[n - 1];
+                p = pos;
+                continue;
+            }
+            if ((h & TraceBufferFormat.OBJECT) != 0) {
                 long classId = varint(c, length, MAX_INT_CHARS);
                 long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
                 long bci = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
@@ -177,6 +185,82 @@ public final class MethodBufferDecoder {
             return fail(n + " record(s) where recordCount says " + recordCount);
         }
         return n;
+    }
+
+    /**
+     * Parses the heap record at {@code at} (header {@code h}) into its parts at {@code n}, one
+     * sequence number each (docs/trace-buffer.md): the site (method id or field id or index, and
+     * bytecode index), then one part per object (class id, -1 for null, and identity hash).
+     *
+     * @return the number of records after it, or -1 with {@link #problem} set
+     */
+    private int heapRecord(char[] c, int length, int h, int at, int n, int recordCount, long sequence, boolean stamped, long tick) {
+        int kind = TraceBufferFormat.heapKind(h);
+        if (kind >= TraceBufferFormat.HEAP_KINDS) {
+            return fail("heap record at char " + at + " has the reserved kind " + kind);
+        }
+        boolean store = TraceBufferFormat.heapObjects(kind) == 3;
+        int parts = TraceBufferFormat.heapParts(kind);
+        long id = varint(c, length, MAX_INT_CHARS);
+        long bci = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+        if (n + parts > recordCount) {
+            return fail("more records than recordCount " + recordCount);
+        }
+        if (kind == TraceBufferFormat.RECEIVER) {
+            // one record: the receiver (its method is the entry just before)
+            long classPlusOne = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            if (pos >= 0 && stamped) {
+                tick += varint(c, length, MAX_LONG_CHARS);
+            }
+            if (pos < 0) {
+                return fail(problem + " in the heap record at char " + at);
+            }
+            if (id > 0xFFFFFFFFL || bci > 0xFFFFFFFFL || classPlusOne > 0x100000000L || hash > 0xFFFFFFFFL) {
+                return fail("heap record at char " + at + " has a value above 32 bits");
+            }
+            types[n] = MtlogFormat.METHOD_RECEIVER;
+            methodIds[n] = (int) (classPlusOne - 1);
+            hashes[n] = (int) hash;
+            bcis[n] = 0;
+            sequences[n] = sequence;
+            ticks[n] = tick;
+            return n + 1;
+        }
+        for (int i = 1; i < parts && pos >= 0; i++) { // the objects, one part each
+            long classPlusOne = varint(c, length, MAX_INT_CHARS);
+            long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            if (classPlusOne > 0x100000000L || hash > 0xFFFFFFFFL) {
+                return fail("heap record at char " + at + " has a value above 32 bits");
+            }
+            types[n + i] = store ? MtlogFormat.STORE_HOLDER + i - 1 : MtlogFormat.EXCEPTION_OBJECT;
+            methodIds[n + i] = (int) (classPlusOne - 1); // -1: null
+            hashes[n + i] = (int) hash;
+            bcis[n + i] = 0;
+        }
+        if (pos >= 0 && stamped) {
+            tick += varint(c, length, MAX_LONG_CHARS);
+        }
+        if (pos < 0) {
+            return fail(problem + " in the heap record at char " + at);
+        }
+        if (id > 0xFFFFFFFFL || bci > 0xFFFFFFFFL) {
+            return fail("heap record at char " + at + " has a value above 32 bits");
+        }
+        types[n] = switch (kind) {
+            case TraceBufferFormat.THROW -> MtlogFormat.EXCEPTION_THROW;
+            case TraceBufferFormat.HANDLED -> MtlogFormat.EXCEPTION_HANDLED;
+            case TraceBufferFormat.FIELD_STORE -> MtlogFormat.FIELD_STORE;
+            default -> MtlogFormat.ARRAY_STORE;
+        };
+        methodIds[n] = (int) id;
+        hashes[n] = 0;
+        bcis[n] = (int) bci;
+        for (int i = 0; i < parts; i++) {
+            sequences[n + i] = sequence + i;
+            ticks[n + i] = tick;
+        }
+        return n + parts;
     }
 
     /**

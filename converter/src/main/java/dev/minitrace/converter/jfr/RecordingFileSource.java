@@ -170,11 +170,47 @@ public final class RecordingFileSource implements RecordingSource {
                     case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
                     case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
                     case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
+                    case EventNames.METHOD_RECEIVER -> {
+                        long t = thread(e, threads, sink);
+                        sink.objectEvent(MtlogFormat.METHOD_RECEIVER, t, e.getLong("sequence"), start(e),
+                                heapClassKey(e.getValue("receiverClass"), classes, sink), e.getInt("identityHash"), 0);
+                    }
+                    case EventNames.OBJECT_DEATH -> {
+                        long t = thread(e, threads, sink);
+                        sink.objectEvent(MtlogFormat.OBJECT_DEATH, t, e.getLong("sequence"), start(e),
+                                heapClassKey(e.getValue("objectClass"), classes, sink), e.getInt("identityHash"), 0);
+                    }
                     case EventNames.CLASS_DEFINITION -> {
                         String className = e.getString("className");
                         if (className != null) { // a definition without a name leaves the class missing
                             sink.classDefinition(RecordingSink.agentClassKey(e.getInt("classId")), className);
                         }
+                    }
+                    case EventNames.FIELD_DEFINITION -> sink.fieldDefinition(e.getInt("fieldId"), str(e.getString("className")),
+                            str(e.getString("fieldName")), str(e.getString("descriptor")), e.getBoolean("isStatic"));
+                    case EventNames.EXCEPTION_THROW, EventNames.EXCEPTION_HANDLED -> {
+                        long t = thread(e, threads, sink);
+                        long seq = e.getLong("sequence");
+                        sink.methodEvent(EventNames.EXCEPTION_HANDLED.equals(name) ? MtlogFormat.EXCEPTION_HANDLED
+                                : MtlogFormat.EXCEPTION_THROW, t, seq, start(e), e.getInt("methodId"), e.getInt("bytecodeIndex"));
+                        sink.objectEvent(MtlogFormat.EXCEPTION_OBJECT, t, seq + 1, start(e),
+                                heapClassKey(e.getValue("exceptionClass"), classes, sink), e.getInt("identityHash"), 0);
+                    }
+                    case EventNames.REFERENCE_STORE -> {
+                        long t = thread(e, threads, sink);
+                        long seq = e.getLong("sequence");
+                        int fieldId = e.getInt("fieldId");
+                        if (fieldId == -1) {
+                            sink.methodEvent(MtlogFormat.ARRAY_STORE, t, seq, start(e), e.getInt("index"), e.getInt("bytecodeIndex"));
+                        } else {
+                            sink.methodEvent(MtlogFormat.FIELD_STORE, t, seq, start(e), fieldId, e.getInt("bytecodeIndex"));
+                        }
+                        sink.objectEvent(MtlogFormat.STORE_HOLDER, t, seq + 1, start(e), heapClassKey(e.getValue("holderClass"), classes, sink),
+                                e.getInt("holderHash"), 0);
+                        sink.objectEvent(MtlogFormat.STORE_OLD, t, seq + 2, start(e), heapClassKey(e.getValue("oldClass"), classes, sink),
+                                e.getInt("oldHash"), 0);
+                        sink.objectEvent(MtlogFormat.STORE_NEW, t, seq + 3, start(e), heapClassKey(e.getValue("newClass"), classes, sink),
+                                e.getInt("newHash"), 0);
                     }
                     case EventNames.METHOD_DEFINITION -> sink.methodDefinition(e.getInt("methodId"),
                             str(e.getString("className")), str(e.getString("methodName")), str(e.getString("descriptor")));
@@ -217,6 +253,17 @@ public final class RecordingFileSource implements RecordingSource {
         }
         sink.objectEvent(type, t, e.getLong("sequence"), start(e), classKey, e.getInt("identityHash"),
                 e.getInt("bytecodeIndex"));
+    }
+
+    /** The class key of a heap event's object class, declared on first use; null: a null reference. */
+    private static long heapClassKey(RecordedClass c, Map<RecordedClass, Boolean> classes, RecordingSink sink) {
+        if (c == null) {
+            return RecordingSink.NULL_CLASS_KEY;
+        }
+        if (classes.put(c, Boolean.TRUE) == null) {
+            sink.classDefinition(c.getId(), binaryName(c.getName()));
+        }
+        return c.getId();
     }
 
     private long thread(RecordedEvent e, Map<RecordedThread, Long> threads, RecordingSink sink) {

@@ -27,6 +27,9 @@ public interface RecordingSink {
      */
     long AGENT_CLASS_KEY_BIT = 1L << 62;
 
+    /** The class key of a null reference (heap records): its object id is 0. */
+    long NULL_CLASS_KEY = -2;
+
     /** The class key of the agent's class id {@code classId} (unsigned 32-bit). */
     static long agentClassKey(int classId) {
         return AGENT_CLASS_KEY_BIT | (classId & 0xFFFFFFFFL);
@@ -47,12 +50,21 @@ public interface RecordingSink {
     /** A {@code minitrace.MethodDefinition} event. */
     void methodDefinition(int methodId, String className, String methodName, String descriptor);
 
+    /** A {@code minitrace.FieldDefinition} event. */
+    default void fieldDefinition(int fieldId, String className, String fieldName, String descriptor, boolean isStatic) {
+    }
+
     /**
      * A {@code minitrace.MethodEntry} ({@code type} 1) or {@code minitrace.MethodExit} ({@code type} 2),
      * or one such record of a {@code minitrace.MethodBuffer} event (decoded by {@link MethodBufferDecoder}).
      * {@code bci} is 0 for an entry and for an exit by exception.
      */
     void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci);
+
+    // The heap records (exception, reference store) arrive as consecutive parts, one sequence number
+    // each: the parts with an id (EXCEPTION_THROW/HANDLED: method id, FIELD_STORE: field id,
+    // ARRAY_STORE: index) through methodEvent, the parts naming an object through objectEvent
+    // (NULL_CLASS_KEY for null).
 
     /**
      * A {@code minitrace.LockAcquire} (3), {@code LockRelease} (4) or {@code ObjectAlloc} (5) event,
@@ -75,10 +87,11 @@ public interface RecordingSink {
         for (int i = from; i < to; i++) {
             long t = baseTimeNanos + (long) (ticks[i] * nanosPerTick);
             int type = types[i];
-            if (type <= MtlogFormat.METHOD_EXIT) {
+            if (!MtlogFormat.objectValued(type)) {
                 methodEvent(type, threadKey, sequences[i], t, ids[i], bcis[i]);
             } else {
-                objectEvent(type, threadKey, sequences[i], t, agentClassKey(ids[i]), hashes[i], bcis[i]);
+                objectEvent(type, threadKey, sequences[i], t, ids[i] == -1 && type > MtlogFormat.OBJECT_ALLOC ? NULL_CLASS_KEY
+                        : agentClassKey(ids[i]), hashes[i], bcis[i]);
             }
         }
     }

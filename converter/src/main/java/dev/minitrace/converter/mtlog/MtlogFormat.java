@@ -49,16 +49,50 @@ public final class MtlogFormat {
     /** The highest base record type. */
     public static final int MAX_BASE_TYPE = 6;
 
+    /** Extension record type: traced code threw an exception ({@code athrow}); value = method id, aux = its bytecode index. An EXCEPTION_OBJECT follows. */
+    public static final int EXCEPTION_THROW = 16;
+    /** Extension record type: an exception handler starts; value = method id, aux = the handler's bytecode index. An EXCEPTION_OBJECT follows. */
+    public static final int EXCEPTION_HANDLED = 17;
+    /** Extension record type: the exception of the THROW/HANDLED record just before; value = object id. */
+    public static final int EXCEPTION_OBJECT = 18;
+    /** Extension record type: a reference stored into a field; value = field id, aux = bytecode index. STORE_HOLDER, STORE_OLD, STORE_NEW follow. */
+    public static final int FIELD_STORE = 19;
+    /** Extension record type: a reference stored into an array element; value = index, aux = bytecode index. STORE_HOLDER, STORE_OLD, STORE_NEW follow. */
+    public static final int ARRAY_STORE = 20;
+    /** Extension record type: the object stored into (the array for ARRAY_STORE); value = object id, 0 for a static field. */
+    public static final int STORE_HOLDER = 21;
+    /** Extension record type: the reference overwritten; value = object id, 0 for null. */
+    public static final int STORE_OLD = 22;
+    /** Extension record type: the reference stored; value = object id, 0 for null. */
+    public static final int STORE_NEW = 23;
+    /**
+     * Extension record type: an object whose allocation was recorded was found unreachable by a
+     * collection; value = object id, aux = the GC id of the fragment point it follows (0xFFFFFFFF: none).
+     */
+    public static final int OBJECT_DEATH = 24;
+    /** Extension record type: the receiver of the instance method whose METHOD_ENTRY is just before; value = object id. */
+    public static final int METHOD_RECEIVER = 25;
+    /** The highest record type this version writes; record types fit an {@code int} bit mask. */
+    public static final int MAX_TYPE = 25;
+
     private static final String[] TYPE_NAMES = {
         "?", "METHOD_ENTRY", "METHOD_EXIT", "LOCK_ACQUIRE", "LOCK_RELEASE", "OBJECT_ALLOC", "GC_TIMESTAMP",
+        "TYPE_7", "TYPE_8", "TYPE_9", "TYPE_10", "TYPE_11", "TYPE_12", "TYPE_13", "TYPE_14", "TYPE_15",
+        "EXCEPTION_THROW", "EXCEPTION_HANDLED", "EXCEPTION_OBJECT", "FIELD_STORE", "ARRAY_STORE",
+        "STORE_HOLDER", "STORE_OLD", "STORE_NEW", "OBJECT_DEATH", "METHOD_RECEIVER",
     };
+
+    /** Whether records of {@code type} carry an object id as value (lock, allocation and the heap records' objects). */
+    public static boolean objectValued(int type) {
+        return type >= LOCK_ACQUIRE && type <= OBJECT_ALLOC || type == EXCEPTION_OBJECT || type >= STORE_HOLDER && type <= METHOD_RECEIVER;
+    }
 
     private MtlogFormat() {
     }
 
     /** The name of a record type, or {@code TYPE_<n>} for a type this version does not know. */
     public static String typeName(int type) {
-        return type >= 1 && type <= MAX_BASE_TYPE ? TYPE_NAMES[type] : "TYPE_" + type;
+        return type >= 1 && type <= MAX_TYPE ? TYPE_NAMES[type] : "TYPE_" + type;
     }
 
     /** The object id of an object: {@code (classId << 32) | (identityHash & 0xFFFFFFFF)}. */

@@ -21,6 +21,10 @@ public final class MtlogInfo {
     public record MethodInfo(String className, String methodName, String descriptor) {
     }
 
+    /** A {@code *fields} line. */
+    public record FieldInfo(String className, String fieldName, String descriptor, boolean isStatic) {
+    }
+
     /** A {@code *gcs} line. */
     public record GcInfo(String name, String cause, long startNanos, long durationNanos) {
     }
@@ -29,6 +33,17 @@ public final class MtlogInfo {
     private final TreeMap<Long, String> classes = new TreeMap<>();
     private final TreeMap<Long, MethodInfo> methods = new TreeMap<>();
     private final TreeMap<Long, GcInfo> gcs = new TreeMap<>();
+    private final TreeMap<Long, FieldInfo> fields = new TreeMap<>();
+
+    /** Adds or replaces a field. */
+    public void putField(long fieldId, String className, String fieldName, String descriptor, boolean isStatic) {
+        fields.put(fieldId, new FieldInfo(clean(className), clean(fieldName), clean(descriptor), isStatic));
+    }
+
+    /** The fields by id (read-only). */
+    public Map<Long, FieldInfo> fields() {
+        return Collections.unmodifiableMap(fields);
+    }
 
     /** Adds or replaces a thread. */
     public void putThread(long threadId, long javaThreadId, String name) {
@@ -84,6 +99,12 @@ public final class MtlogInfo {
         sb.append("*gcs\n");
         gcs.forEach((id, g) -> sb.append(Long.toUnsignedString(id)).append('\t').append(g.name()).append('\t')
                 .append(g.cause()).append('\t').append(g.startNanos()).append('\t').append(g.durationNanos()).append('\n'));
+        if (!fields.isEmpty()) {
+            // Only files with reference store records have the section: older files stay byte for byte the same.
+            sb.append("*fields\n");
+            fields.forEach((id, f) -> sb.append(Long.toUnsignedString(id)).append('\t').append(f.className()).append('\t')
+                    .append(f.fieldName()).append('\t').append(f.descriptor()).append('\t').append(f.isStatic() ? 1 : 0).append('\n'));
+        }
         sb.append("*end\n");
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -133,6 +154,10 @@ public final class MtlogInfo {
                         info.gcs.put(Long.parseUnsignedLong(f[0]),
                                 new GcInfo(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4])));
                     }
+                    case "*fields" -> {
+                        need(f, 5, section, lineNo);
+                        info.fields.put(Long.parseUnsignedLong(f[0]), new FieldInfo(f[1], f[2], f[3], "1".equals(f[4])));
+                    }
                     default -> {
                         // an unknown section (a later minor version): skipped by design
                     }
@@ -160,11 +185,11 @@ public final class MtlogInfo {
     @Override
     public boolean equals(Object o) {
         return o instanceof MtlogInfo m && threads.equals(m.threads) && classes.equals(m.classes)
-                && methods.equals(m.methods) && gcs.equals(m.gcs);
+                && methods.equals(m.methods) && gcs.equals(m.gcs) && fields.equals(m.fields);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(threads, classes, methods, gcs);
+        return Objects.hash(threads, classes, methods, gcs, fields);
     }
 }

@@ -23,9 +23,15 @@ public final class Names {
         return c == null ? "?class" + classId : c;
     }
 
-    /** {@code class@hash} for an object id. */
+    /** {@code class@hash} for an object id; {@code null} for 0 (the heap records' null reference or no holder). */
     public String object(long objectId) {
-        return className(objectId >>> 32) + "@" + Integer.toHexString((int) objectId);
+        return objectId == 0 ? "null" : className(objectId >>> 32) + "@" + Integer.toHexString((int) objectId);
+    }
+
+    /** {@code class.field} of a field id ({@code static} appended for a static field). */
+    public String field(long fieldId) {
+        MtlogInfo.FieldInfo f = info.fields().get(fieldId);
+        return f == null ? "?field" + Long.toUnsignedString(fieldId) : f.className() + "." + f.fieldName() + (f.isStatic() ? " static" : "");
     }
 
     /** The name of a thread id. */

@@ -67,7 +67,7 @@ class MethodBufferDecoderTest {
     @Test
     void damageSkipsTheWholeEventWithAReason() {
         String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
-        assertCorrupt(good + "\u0010\u0001", 3, "header char 0x10 at char 6 has reserved bits set");
+        assertCorrupt(good + "\u0020\u0001", 3, "header char 0x20 at char 6 has reserved bits set");
         assertCorrupt(good + "\u0040\u0001", 3, "header char 0x40 at char 6 has reserved bits set");
         assertCorrupt(good + "\u0007\u0001", 2, "sequence skip at char 6 is stamped");
         assertCorrupt(good + "\u0003\u0000", 2, "sequence skip at char 6 of 0 (must be at least 1)");
@@ -117,15 +117,36 @@ class MethodBufferDecoderTest {
     }
 
     @Test
+    void heapRecordsDecodeIntoOneRecordPerSequenceNumber() {
+        // docs/trace-buffer.md, Heap records: a throw (method 5, bci 7, exception of class id 2 (+1 = 3), hash 9)
+        CapturingSink s = decode("\u0010\u0005\u0007\u0003\u0009", 100, 2, 1_000_000_000L);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        long key2 = RecordingSink.agentClassKey(2);
+        assertEquals(List.of("16 7 100 " + BASE + " 5 7"), s.methodEvents);
+        assertEquals(List.of("18 7 101 " + BASE + " " + Long.toHexString(key2) + " 9 0"), s.objectEvents);
+        // a static field store (field 4, bci 8): no holder, old = class 2 hash 5, new = null
+        s = decode("\u0012\u0004\u0008\u0000\u0000\u0003\u0005\u0000\u0000", 100, 4, 1_000_000_000L);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        String nul = Long.toHexString(RecordingSink.NULL_CLASS_KEY);
+        assertEquals(List.of("19 7 100 " + BASE + " 4 8"), s.methodEvents);
+        assertEquals(List.of("21 7 101 " + BASE + " " + nul + " 0 0", "22 7 102 " + BASE + " " + Long.toHexString(key2) + " 5 0",
+                "23 7 103 " + BASE + " " + nul + " 0 0"), s.objectEvents);
+        // a receiver (kind 4: header 0x18; method 6, bci 0, class id 2, hash 9) is one record
+        s = decode("\u0018\u0006\u0000\u0003\u0009", 100, 1, 1_000_000_000L);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        assertEquals(List.of("25 7 100 " + BASE + " " + Long.toHexString(key2) + " 9 0"), s.objectEvents);
+        // an array store (kind 3: header 0x13) counts four records too: a recordCount of 3 is corrupt
+        assertCorrupt("\u0013\u0001\u0002\u0000\u0000\u0000\u0000\u0000\u0000", 3, "more records than recordCount 3");
+    }
+
+    @Test
     void damagedObjectRecordsSkipTheWholeEvent() {
         String good = new TraceBufferEncoder().entry(1, 5).alloc(2, 3, 4, -1).records(); // 3 + 4 chars
         String alloc = new TraceBufferEncoder().alloc(2, 3, 4, -1).records();
         assertEquals(List.of(), decode(good + alloc, 1, 3, 1_000_000_000L).corrupt, "the undamaged form decodes");
-        // kind 3 with bit 3 is reserved, stamped or not
-        assertCorrupt(good + "\u000b\u0002\u0003\u0004", 3, "object record at char 7 has the reserved kind 3");
-        assertCorrupt(good + "\u000f\u0002\u0003\u0004\u0001", 3, "object record at char 7 has the reserved kind 3");
-        // bits 4-6 with bit 3
-        assertCorrupt(good + "\u0018\u0002\u0003\u0004", 3, "header char 0x18 at char 7 has reserved bits set");
+        // bit 4 with bits 3 and 0: heap record kind 5, reserved
+        assertCorrupt(good + "\u0019\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 5");
+        // bits 5-6
         assertCorrupt(good + "\u002a\u0002\u0003\u0004", 3, "header char 0x2a at char 7 has reserved bits set");
         assertCorrupt(good + "\u004a\u0002\u0003\u0004", 3, "header char 0x4a at char 7 has reserved bits set");
         // varints that overrun the records: class id, hash, bci, and the time delta of a stamped one

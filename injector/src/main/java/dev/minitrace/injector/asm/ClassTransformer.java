@@ -18,8 +18,9 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * Rewrites one class file: selects the traced methods, reserves their ids, and passes each through
- * the chain {@link InstructionCounter} → {@link HandlerEntryAdapter} → {@link SynchronizedMethodAdapter} →
- * {@link MethodBoundaryAdapter} → {@link MonitorAdapter} → {@link AllocationAdapter} → writer
+ * the chain {@link InstructionCounter} → {@link HandlerEntryAdapter} → {@link ThrowAdapter} →
+ * {@link ReferenceStoreAdapter} → {@link SynchronizedMethodAdapter} → {@link MethodBoundaryAdapter} →
+ * {@link MonitorAdapter} → {@link AllocationAdapter} → writer
  * (each present only when its events are instrumented). Untraced methods are copied unchanged.
  * Original stack map frames are kept and only the handlers' frames are added, so no class is ever
  * loaded or read to compute frames. Stateless apart from the configuration; thread-safe.
@@ -261,14 +262,23 @@ public final class ClassTransformer {
                 mv = new MonitorAdapter(mv, position, framesAtTargets);
             }
             if (events.contains(EventKind.METHOD)) {
-                mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position);
+                mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position,
+                        events.contains(EventKind.RECEIVER) && (access & Opcodes.ACC_STATIC) == 0);
             }
             boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
             if (events.contains(EventKind.LOCK) && (access & Opcodes.ACC_SYNCHRONIZED) != 0 && (!isStatic || classLiterals)) {
                 mv = new SynchronizedMethodAdapter(mv, owner, isStatic, frames);
             }
-            if (events.contains(EventKind.METHOD)) {
-                mv = new HandlerEntryAdapter(mv);
+            // Before the adapters that add handlers and athrows of their own: only the program's are reported.
+            if (events.contains(EventKind.FIELD)) {
+                mv = new ReferenceStoreAdapter(mv, name, position);
+            }
+            if (events.contains(EventKind.EXCEPTION)) {
+                mv = new ThrowAdapter(mv, ids[index], position);
+            }
+            if (events.contains(EventKind.METHOD) || events.contains(EventKind.EXCEPTION)) {
+                mv = new HandlerEntryAdapter(mv, events.contains(EventKind.METHOD), events.contains(EventKind.EXCEPTION),
+                        ids[index], position);
             }
             return new InstructionCounter(mv, code, position);
         }

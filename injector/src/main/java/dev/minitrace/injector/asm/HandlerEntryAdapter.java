@@ -8,17 +8,28 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Calls {@code Trace.caught()} at the start of every exception handler of the original code, so
- * that a constructor unwound from inside its {@code super(…)} call gets its exit before anything
- * the catching frame does next. The call is placed before the handler's first instruction, after
- * its label and stack map frame, and leaves the operand stack as it was.
+ * At the start of every exception handler of the original code: with method events,
+ * {@code Trace.caught()}, so that a constructor unwound from inside its {@code super(…)} call gets
+ * its exit before anything the catching frame does next; with exception events,
+ * {@code Trace.handled(exception, methodId, handlerBci)} with the caught exception (on the stack
+ * at a handler's start), whoever threw it. The calls are placed before the handler's first
+ * instruction, after its label and stack map frame, and leave the operand stack as it was.
  */
 final class HandlerEntryAdapter extends MethodVisitor {
     private final Set<Label> handlers = new HashSet<>();
+    private final boolean caught;
+    private final boolean handled;
+    private final int methodId;
+    private final Position position;
     private boolean atHandler;
 
-    HandlerEntryAdapter(MethodVisitor next) {
+    /** {@code caught}: call {@code Trace.caught()}; {@code handled}: call {@code Trace.handled}. */
+    HandlerEntryAdapter(MethodVisitor next, boolean caught, boolean handled, int methodId, Position position) {
         super(Opcodes.ASM9, next);
+        this.caught = caught;
+        this.handled = handled;
+        this.methodId = methodId;
+        this.position = position;
     }
 
     @Override
@@ -38,7 +49,15 @@ final class HandlerEntryAdapter extends MethodVisitor {
     private void before() {
         if (atHandler) {
             atHandler = false;
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, Hooks.OWNER, "caught", "()V", false);
+            if (caught) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, Hooks.OWNER, "caught", "()V", false);
+            }
+            if (handled) {
+                super.visitInsn(Opcodes.DUP);
+                Hooks.push(mv, methodId);
+                Hooks.push(mv, position.bci);
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, Hooks.OWNER, "handled", "(Ljava/lang/Object;II)V", false);
+            }
         }
     }
 

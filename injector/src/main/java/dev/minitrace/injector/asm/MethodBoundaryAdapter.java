@@ -31,6 +31,8 @@ final class MethodBoundaryAdapter extends MethodVisitor {
     private final boolean constructor;
     private final boolean frames;
     private final Position position;
+    /** Enter through {@code Trace.enterWith(this, id)}: an instance method with receivers traced. */
+    private final boolean receiver;
     private final Label start = new Label();
     private Label beforeSuper;
     private Label afterSuper;
@@ -41,7 +43,16 @@ final class MethodBoundaryAdapter extends MethodVisitor {
      * @param frames whether the class file carries stack map frames (version 50 and later)
      */
     MethodBoundaryAdapter(MethodVisitor next, int methodId, String methodName, boolean frames, Position position) {
+        this(next, methodId, methodName, frames, position, false);
+    }
+
+    /**
+     * @param receiver whether the entry passes {@code this} ({@code Trace.enterWith}); only for an
+     *     instance method that is not a constructor, whose {@code this} is initialized at entry
+     */
+    MethodBoundaryAdapter(MethodVisitor next, int methodId, String methodName, boolean frames, Position position, boolean receiver) {
         super(Opcodes.ASM9, next);
+        this.receiver = receiver && !"<init>".equals(methodName);
         this.methodId = methodId;
         this.constructor = "<init>".equals(methodName);
         this.frames = frames;
@@ -51,7 +62,13 @@ final class MethodBoundaryAdapter extends MethodVisitor {
     @Override
     public void visitCode() {
         super.visitCode();
-        Hooks.enter(mv, methodId);
+        if (receiver) {
+            super.visitVarInsn(Opcodes.ALOAD, 0);
+            Hooks.push(mv, methodId);
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, Hooks.OWNER, "enterWith", "(Ljava/lang/Object;I)V", false);
+        } else {
+            Hooks.enter(mv, methodId);
+        }
         super.visitLabel(start);
     }
 

@@ -99,6 +99,7 @@ public final class AttachSession implements FlightRecorderListener {
 
         TraceClock.open(inst, options.stampEvery());
         Trace.preferBuffered(options.bufferMethods());
+        Trace.watchDeaths(options.events().contains(dev.minitrace.injector.runtime.EventKind.DEATH));
         TraceTransformer transformer = new TraceTransformer(options, true);
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
         Recording recording = new Recording(settings);

@@ -43,6 +43,7 @@ public final class Enablement implements FlightRecorderListener {
         TraceBuffers.flushAll();
         MethodRegistry.commitAll();
         ClassIds.commitAll();
+        FieldRegistry.commitAll();
     };
     /** Told after every update whether any MiniTrace event is on (see {@link #onChange}); null: nobody listens. */
     private static volatile java.util.function.Consumer<Boolean> changeListener;
@@ -55,7 +56,8 @@ public final class Enablement implements FlightRecorderListener {
     public static synchronized void onChange(java.util.function.Consumer<Boolean> listener) {
         changeListener = listener;
         if (listener != null) {
-            listener.accept(Trace.methodEnabled() || Trace.lockEnabled() || Trace.allocEnabled() || Capture.on);
+            listener.accept(Trace.methodEnabled() || Trace.lockEnabled() || Trace.allocEnabled() || Trace.exceptionEnabled()
+                    || Trace.fieldEnabled() || Capture.on);
         }
     }
 
@@ -106,7 +108,10 @@ public final class Enablement implements FlightRecorderListener {
      */
     public static void initializeEventClasses() {
         Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, MethodBufferEvent.class, ClassDefinitionEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
-            ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class};
+            ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class,
+            dev.minitrace.events.ExceptionThrowEvent.class, dev.minitrace.events.ExceptionHandledEvent.class,
+            dev.minitrace.events.ReferenceStoreEvent.class, dev.minitrace.events.FieldDefinitionEvent.class,
+            dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.MethodReceiverEvent.class};
         for (Class<?> c : events) {
             try {
                 Class.forName(c.getName(), true, c.getClassLoader());
@@ -178,7 +183,25 @@ public final class Enablement implements FlightRecorderListener {
             boolean lock = on(LockAcquireEvent.class, LockAcquireEvent.NAME, running)
                     || on(LockReleaseEvent.class, LockReleaseEvent.NAME, running);
             boolean alloc = on(ObjectAllocEvent.class, ObjectAllocEvent.NAME, running);
+            boolean exception = on(dev.minitrace.events.ExceptionThrowEvent.class, dev.minitrace.events.ExceptionThrowEvent.NAME, running)
+                    || on(dev.minitrace.events.ExceptionHandledEvent.class, dev.minitrace.events.ExceptionHandledEvent.NAME, running);
+            boolean field = on(dev.minitrace.events.ReferenceStoreEvent.class, dev.minitrace.events.ReferenceStoreEvent.NAME, running);
             EnumSet<EventKind> kinds = EnumSet.noneOf(EventKind.class);
+            if (exception) {
+                kinds.add(EventKind.EXCEPTION);
+            }
+            if (field) {
+                kinds.add(EventKind.FIELD);
+            }
+            if (method && on(dev.minitrace.events.MethodReceiverEvent.class, dev.minitrace.events.MethodReceiverEvent.NAME, running)) {
+                kinds.add(EventKind.RECEIVER);
+            }
+            // deaths only of recorded allocations: the allocation event must be on too
+            boolean death = alloc && Trace.deathsWanted && on(dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.ObjectDeathEvent.NAME, running);
+            if (death) {
+                ObjectDeaths.start();
+                kinds.add(EventKind.DEATH);
+            }
             if (method) {
                 kinds.add(EventKind.METHOD);
             }
@@ -196,7 +219,7 @@ public final class Enablement implements FlightRecorderListener {
             }
             java.util.function.Consumer<Boolean> listener = changeListener;
             if (listener != null) {
-                listener.accept(method || lock || alloc || capture);
+                listener.accept(method || lock || alloc || exception || field || capture);
             }
         } catch (Throwable t) {
             // Never let a listener failure reach JFR; keep the previous flags.

@@ -81,6 +81,28 @@ final class ThreadState {
         held = 0;
     }
 
+    /**
+     * Reference stores made before a constructor's {@code super(…)} call, where {@code this} is
+     * still uninitialized and cannot be passed to a hook: recorded once the call returned
+     * ({@code Trace.initStores}). A stack, innermost constructor's stores last.
+     */
+    Object[] initValues = new Object[4];
+    int[] initFields = new int[4];
+    int[] initBcis = new int[4];
+    int initStores;
+
+    void pushInitStore(Object value, int fieldId, int bci) {
+        if (initStores == initValues.length) {
+            initValues = java.util.Arrays.copyOf(initValues, initStores * 2);
+            initFields = java.util.Arrays.copyOf(initFields, initStores * 2);
+            initBcis = java.util.Arrays.copyOf(initBcis, initStores * 2);
+        }
+        initValues[initStores] = value;
+        initFields[initStores] = fieldId;
+        initBcis[initStores] = bci;
+        initStores++;
+    }
+
     /** Method ids of the open captured calls of this thread (innermost last). */
     int[] captureIds = new int[4];
     /** Their events, begun at entry. */

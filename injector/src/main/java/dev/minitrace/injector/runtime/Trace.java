@@ -1,10 +1,13 @@
 package dev.minitrace.injector.runtime;
 
+import dev.minitrace.events.ExceptionHandledEvent;
+import dev.minitrace.events.ExceptionThrowEvent;
 import dev.minitrace.events.LockAcquireEvent;
 import dev.minitrace.events.LockReleaseEvent;
 import dev.minitrace.events.MethodEntryEvent;
 import dev.minitrace.events.MethodExitEvent;
 import dev.minitrace.events.ObjectAllocEvent;
+import dev.minitrace.events.ReferenceStoreEvent;
 import dev.minitrace.wire.TraceBufferFormat;
 import java.util.Set;
 
@@ -38,6 +41,14 @@ public final class Trace {
     static volatile boolean lockOn;
     /** True when a running recording may enable allocation events. */
     static volatile boolean allocOn;
+    /** True when a running recording may enable exception events. */
+    static volatile boolean exceptionOn;
+    /** True when a running recording may enable reference store events. */
+    static volatile boolean fieldOn;
+    /** True when a running recording may enable method receiver events. */
+    static volatile boolean receiverOn;
+    /** True when a running recording may enable object death events (the allocations are watched). */
+    static volatile boolean deathOn;
     /** Changes whenever method events are switched on or off (see ThreadState#epoch). */
     static volatile int epoch;
     /** Where records go (written before the flags, read after them). */
@@ -62,6 +73,14 @@ public final class Trace {
     private static final int OP_ACQUIRE = 6;
     private static final int OP_RELEASE = 7;
     private static final int OP_ALLOC = 8;
+    private static final int OP_THROW = 9;
+    private static final int OP_HANDLED = 10;
+    private static final int OP_FIELD_STORE = 11;
+    private static final int OP_ARRAY_STORE = 12;
+    private static final int OP_INIT_STORE = 13;
+    private static final int OP_INIT_STORES = 14;
+    private static final int OP_DEATH = 15;
+    private static final int OP_ENTER_RECEIVER = 16;
 
     private Trace() {
     }
@@ -74,21 +93,28 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            guarded(OP_ENTER, methodId, 0, null);
+            guarded(OP_ENTER, methodId, 0, null, null, null);
+        }
+    }
+
+    /** Instance method {@code methodId} was entered with receiver {@code self} (agent option {@code events=…+receiver}). */
+    public static void enterWith(Object self, int methodId) {
+        if (methodOn) {
+            guarded(OP_ENTER_RECEIVER, methodId, 0, self, null, null);
         }
     }
 
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
         if (methodOn) {
-            guarded(OP_EXIT, methodId, bci, null);
+            guarded(OP_EXIT, methodId, bci, null, null, null);
         }
     }
 
     /** An exception propagates out of method {@code methodId}. */
     public static void exitByException(int methodId) {
         if (methodOn) {
-            guarded(OP_EXIT_BY_EXCEPTION, methodId, 0, null);
+            guarded(OP_EXIT_BY_EXCEPTION, methodId, 0, null, null, null);
         }
     }
 
@@ -98,42 +124,117 @@ public final class Trace {
      */
     public static void caught() {
         if (methodOn) {
-            guarded(OP_CAUGHT, 0, 0, null);
+            guarded(OP_CAUGHT, 0, 0, null, null, null);
         }
     }
 
     /** Constructor {@code methodId} is about to call {@code super(…)} or {@code this(…)}. */
     public static void superCall(int methodId) {
         if (methodOn) {
-            guarded(OP_SUPER_CALL, methodId, 0, null);
+            guarded(OP_SUPER_CALL, methodId, 0, null, null, null);
         }
     }
 
     /** The {@code super(…)}/{@code this(…)} call of constructor {@code methodId} returned. */
     public static void superReturned(int methodId) {
         if (methodOn) {
-            guarded(OP_SUPER_RETURNED, methodId, 0, null);
+            guarded(OP_SUPER_RETURNED, methodId, 0, null, null, null);
         }
     }
 
     /** The current thread now holds {@code monitor}, acquired at {@code bci} (0: synchronized method). */
     public static void lockAcquire(Object monitor, int bci) {
         if (lockOn && monitor != null) {
-            guarded(OP_ACQUIRE, 0, bci, monitor);
+            guarded(OP_ACQUIRE, 0, bci, monitor, null, null);
         }
     }
 
     /** The current thread is about to release {@code monitor} at {@code bci} (0: synchronized method). */
     public static void lockRelease(Object monitor, int bci) {
         if (lockOn && monitor != null) {
-            guarded(OP_RELEASE, 0, bci, monitor);
+            guarded(OP_RELEASE, 0, bci, monitor, null, null);
         }
     }
 
     /** {@code object} was allocated (and constructed) by the instruction at {@code bci}. */
     public static void alloc(Object object, int bci) {
         if (allocOn && object != null) {
-            guarded(OP_ALLOC, 0, bci, object);
+            // a death is recorded only for an object whose allocation record exists: OP_ALLOC watches it
+            guarded(OP_ALLOC, 0, bci, object, null, null);
+        }
+    }
+
+    /** Traced code throws {@code exception} by the {@code athrow} at {@code bci} of method {@code methodId}. */
+    public static void thrown(Object exception, int methodId, int bci) {
+        if (exceptionOn && exception != null) {
+            guarded(OP_THROW, methodId, bci, exception, null, null);
+        }
+    }
+
+    /** The exception handler at {@code bci} of method {@code methodId} starts with {@code exception}. */
+    public static void handled(Object exception, int methodId, int bci) {
+        if (exceptionOn && exception != null) {
+            guarded(OP_HANDLED, methodId, bci, exception, null, null);
+        }
+    }
+
+    /**
+     * {@code holder.field = value} is about to be done by the {@code putfield} at {@code bci};
+     * {@code old} is the field's value now. Recorded before the store (the store cannot fail).
+     */
+    public static void fieldStore(Object holder, Object value, Object old, int fieldId, int bci) {
+        if (fieldOn && holder != null) {
+            guarded(OP_FIELD_STORE, fieldId, bci, holder, old, value);
+        }
+    }
+
+    /** {@code Class.field = value} is about to be done by the {@code putstatic} at {@code bci}; {@code old} is its value now. */
+    public static void staticStore(Object value, Object old, int fieldId, int bci) {
+        if (fieldOn) {
+            guarded(OP_FIELD_STORE, fieldId, bci, null, old, value);
+        }
+    }
+
+    /**
+     * Does the {@code aastore} at {@code bci} ({@code array[index] = value}) in place of the
+     * instruction, which cannot read the old element, and records it once it succeeded. The
+     * instruction's exceptions (null array, bad index, wrong element type) are thrown here, with
+     * this method as the top frame.
+     */
+    public static void arrayStore(Object[] array, int index, Object value, int bci) {
+        if (!fieldOn) {
+            array[index] = value;
+            return;
+        }
+        Object old = array[index];
+        array[index] = value;
+        guarded(OP_ARRAY_STORE, index, bci, array, old, value);
+    }
+
+    /**
+     * A {@code putfield} before the {@code super(…)} call of a constructor stores {@code value}
+     * into field {@code fieldId} of the uninitialized {@code this}; kept until {@link #initStores}.
+     */
+    public static void initStore(Object value, int fieldId, int bci) {
+        if (fieldOn) {
+            guarded(OP_INIT_STORE, fieldId, bci, null, null, value);
+        }
+    }
+
+    /**
+     * The {@code super(…)} call of a constructor with {@code count} earlier {@link #initStore}
+     * sites returned: records those stores with {@code self} as their holder.
+     */
+    public static void initStores(Object self, int count) {
+        if (fieldOn) {
+            guarded(OP_INIT_STORES, count, 0, self, null, null);
+        }
+    }
+
+    /** The death thread found an object of class {@code type} with identity hash {@code hash} reclaimed. */
+    static void death(Class<?> type, int hash) {
+        if (deathOn) {
+            guarded(OP_DEATH, 0, hash, type, null, null);
         }
     }
 
@@ -143,7 +244,7 @@ public final class Trace {
      * and, after a restart, drops its buffer, committing nothing): it used to skip the flag, which
      * saved two stores per constructor call and made it the one hook with its own rules.
      */
-    private static void guarded(int op, int methodId, int bci, Object object) {
+    private static void guarded(int op, int methodId, int bci, Object object, Object old, Object value) {
         ThreadState s;
         try {
             s = STATE.get();
@@ -164,13 +265,54 @@ public final class Trace {
                 case OP_SUPER_RETURNED -> superReturned(s, methodId);
                 case OP_ACQUIRE -> records.object(s, TraceBufferFormat.ACQUIRE, object, bci);
                 case OP_RELEASE -> records.object(s, TraceBufferFormat.RELEASE, object, bci);
-                default -> records.object(s, TraceBufferFormat.ALLOC, object, bci);
+                case OP_ALLOC -> {
+                    records.object(s, TraceBufferFormat.ALLOC, object, bci);
+                    if (deathOn) {
+                        ObjectDeaths.register(object);
+                    }
+                }
+                case OP_DEATH -> records.death(s, (Class<?>) object, bci);
+                case OP_ENTER_RECEIVER -> {
+                    enter(s, methodId);
+                    if (receiverOn) {
+                        records.heap(s, TraceBufferFormat.RECEIVER, methodId, 0, object, null, null);
+                    }
+                }
+                case OP_THROW -> records.heap(s, TraceBufferFormat.THROW, methodId, bci, object, null, null);
+                case OP_HANDLED -> records.heap(s, TraceBufferFormat.HANDLED, methodId, bci, object, null, null);
+                case OP_FIELD_STORE -> records.heap(s, TraceBufferFormat.FIELD_STORE, methodId, bci, object, old, value);
+                case OP_ARRAY_STORE -> records.heap(s, TraceBufferFormat.ARRAY_STORE, methodId, bci, object, old, value);
+                case OP_INIT_STORE -> s.pushInitStore(value, methodId, bci);
+                default -> initStores(s, object, methodId);
             }
         } catch (Throwable ignored) {
             // Tracing must never change the application's behaviour.
         } finally {
             s.busy = false;
         }
+    }
+
+    /**
+     * Records the last {@code count} stores kept by {@link #initStore} (fewer if fewer are kept)
+     * with holder {@code self}, in their order; a field stored twice has the first value as the
+     * second store's old target, else null (a new object's fields start null).
+     */
+    private static void initStores(ThreadState s, Object self, int count) {
+        int from = Math.max(0, s.initStores - count);
+        for (int i = from; i < s.initStores; i++) {
+            Object old = null;
+            for (int j = i - 1; j >= from; j--) {
+                if (s.initFields[j] == s.initFields[i]) {
+                    old = s.initValues[j];
+                    break;
+                }
+            }
+            records.heap(s, TraceBufferFormat.FIELD_STORE, s.initFields[i], s.initBcis[i], self, old, s.initValues[i]);
+        }
+        for (int i = from; i < s.initStores; i++) {
+            s.initValues[i] = null;
+        }
+        s.initStores = from;
     }
 
     private static void enter(ThreadState s, int methodId) {
@@ -273,6 +415,22 @@ public final class Trace {
 
         /** An object record of {@code kind} ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE}, {@code ALLOC}). */
         abstract void object(ThreadState s, int kind, Object object, int bci);
+
+        /**
+         * A heap record of {@code kind}: for {@link TraceBufferFormat#THROW} and {@code HANDLED}
+         * {@code id} is the method and {@code a} the exception; for {@code FIELD_STORE} the field,
+         * holder {@code a} (null: static), old target {@code b}, new target {@code c}; for
+         * {@code ARRAY_STORE} the index, array {@code a}, old {@code b}, new {@code c}.
+         */
+        abstract void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c);
+
+        /** A death record of an object of class {@code type} with identity hash {@code hash}. */
+        abstract void death(ThreadState s, Class<?> type, int hash);
+    }
+
+    /** The sequence numbers a heap record of {@code kind} takes. */
+    static int parts(int kind) {
+        return TraceBufferFormat.heapParts(kind);
     }
 
     private static final class Packed extends Records {
@@ -292,6 +450,20 @@ public final class Trace {
                 }
             }
             buffer(s).recordObject(kind, (int) (ids >>> 32), (int) ids, bci, ++s.sequence);
+        }
+
+        @Override
+        void death(ThreadState s, Class<?> type, int hash) {
+            sync(s);
+            buffer(s).recordObject(TraceBufferFormat.DEATH, ClassIds.of(type), hash, 0, ++s.sequence);
+        }
+
+        @Override
+        void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
+            sync(s);
+            long first = s.sequence + 1;
+            s.sequence += parts(kind);
+            buffer(s).recordHeap(kind, id, bci, a, b, c, first, parts(kind));
         }
 
         /** The thread's buffer, made on its first record. */
@@ -322,6 +494,22 @@ public final class Trace {
                 e.methodId = methodId;
                 e.bytecodeIndex = bci;
                 e.exceptional = kind == TraceBufferFormat.EXIT_BY_EXCEPTION;
+                e.sequence = ++s.sequence;
+                e.commit();
+            }
+        }
+
+        @Override
+        void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
+            heapEvent(s, kind, id, bci, a, b, c);
+        }
+
+        @Override
+        void death(ThreadState s, Class<?> type, int hash) {
+            dev.minitrace.events.ObjectDeathEvent e = new dev.minitrace.events.ObjectDeathEvent();
+            if (e.shouldCommit()) {
+                e.objectClass = type;
+                e.identityHash = hash;
                 e.sequence = ++s.sequence;
                 e.commit();
             }
@@ -366,17 +554,86 @@ public final class Trace {
     }
 
     /**
+     * One event per heap record; it takes as many sequence numbers as the packed record, so the
+     * converter numbers the parts alike.
+     */
+    private static void heapEvent(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
+        if (kind == TraceBufferFormat.RECEIVER) {
+            dev.minitrace.events.MethodReceiverEvent e = new dev.minitrace.events.MethodReceiverEvent();
+            if (e.shouldCommit()) {
+                e.methodId = id;
+                e.receiverClass = a.getClass();
+                e.identityHash = System.identityHashCode(a);
+                e.sequence = ++s.sequence;
+                e.commit();
+            }
+            return;
+        }
+        if (kind <= TraceBufferFormat.HANDLED) {
+            if (kind == TraceBufferFormat.THROW) {
+                ExceptionThrowEvent e = new ExceptionThrowEvent();
+                if (e.shouldCommit()) {
+                    e.methodId = id;
+                    e.bytecodeIndex = bci;
+                    e.exceptionClass = a.getClass();
+                    e.identityHash = System.identityHashCode(a);
+                    e.sequence = s.sequence + 1;
+                    s.sequence += TraceBufferFormat.THROW_PARTS;
+                    e.commit();
+                }
+            } else {
+                ExceptionHandledEvent e = new ExceptionHandledEvent();
+                if (e.shouldCommit()) {
+                    e.methodId = id;
+                    e.bytecodeIndex = bci;
+                    e.exceptionClass = a.getClass();
+                    e.identityHash = System.identityHashCode(a);
+                    e.sequence = s.sequence + 1;
+                    s.sequence += TraceBufferFormat.THROW_PARTS;
+                    e.commit();
+                }
+            }
+            return;
+        }
+        ReferenceStoreEvent e = new ReferenceStoreEvent();
+        if (e.shouldCommit()) {
+            boolean array = kind == TraceBufferFormat.ARRAY_STORE;
+            e.fieldId = array ? -1 : id;
+            e.index = array ? id : 0;
+            e.bytecodeIndex = bci;
+            e.holderClass = a == null ? null : a.getClass();
+            e.holderHash = a == null ? 0 : System.identityHashCode(a);
+            e.oldClass = b == null ? null : b.getClass();
+            e.oldHash = b == null ? 0 : System.identityHashCode(b);
+            e.newClass = c == null ? null : c.getClass();
+            e.newHash = c == null ? 0 : System.identityHashCode(c);
+            e.sequence = s.sequence + 1;
+            s.sequence += TraceBufferFormat.STORE_PARTS;
+            e.commit();
+        }
+    }
+
+    /**
      * The package's helper classes that hooks reach, for the agent to load before its transformer
      * exists (as it does for this class), so that no hook triggers their loading.
      */
     public static Class<?>[] helperClasses() {
-        return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class,
+        return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class, FieldRegistry.class,
+            ObjectDeaths.class, ObjectDeaths.Ref.class,
             TraceClock.class, Records.class, Packed.class, Events.class};
     }
 
     /** Whether method records go to per-thread buffers now (for tests and verbose output). */
     public static boolean bufferedMethods() {
         return records == Records.PACKED;
+    }
+
+    /** Whether the agent options ask for object deaths ({@code events=…+death}); only then does a recording get them. */
+    static volatile boolean deathsWanted;
+
+    /** The agent option {@code events=…+death}. */
+    public static void watchDeaths(boolean wanted) {
+        deathsWanted = wanted;
     }
 
     /** The agent option {@code methods=}: buffered records (true) or one event per entry and exit. */
@@ -398,6 +655,20 @@ public final class Trace {
         methodOn = method;
         lockOn = kinds.contains(EventKind.LOCK);
         allocOn = kinds.contains(EventKind.ALLOC);
+        exceptionOn = kinds.contains(EventKind.EXCEPTION);
+        fieldOn = kinds.contains(EventKind.FIELD);
+        deathOn = kinds.contains(EventKind.DEATH);
+        receiverOn = kinds.contains(EventKind.RECEIVER);
+    }
+
+    /** Whether exception events are currently enabled. */
+    public static boolean exceptionEnabled() {
+        return exceptionOn;
+    }
+
+    /** Whether reference store events are currently enabled. */
+    public static boolean fieldEnabled() {
+        return fieldOn;
     }
 
     /** Whether method events are currently enabled (for tests and verbose output). */

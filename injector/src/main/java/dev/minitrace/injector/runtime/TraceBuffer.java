@@ -113,6 +113,43 @@ final class TraceBuffer {
         POSITION.setRelease(this, p);
     }
 
+    /**
+     * Appends a heap record of {@code kind} ({@link TraceBufferFormat#THROW} … {@code ARRAY_STORE},
+     * fields as {@code Trace.Records.heap}) taking the {@code parts} sequence numbers from
+     * {@code sequence}; each counts as a record, as the converter decodes one record per part.
+     */
+    void recordHeap(int kind, int id, int bci, Object a, Object b, Object o, long sequence, int parts) {
+        int p = begin(sequence);
+        expectedSequence = sequence + parts;
+        char[] c = chars;
+        long delta = stampDelta();
+        int h = TraceBufferFormat.heapHeader(kind);
+        c[p++] = (char) (delta >= 0 ? h | TraceBufferFormat.STAMPED : h);
+        p = TraceBufferFormat.putVarint(c, p, id & 0xFFFFFFFFL);
+        p = TraceBufferFormat.putVarint(c, p, bci);
+        p = putObject(c, p, a);
+        if (TraceBufferFormat.heapObjects(kind) == 3) {
+            p = putObject(c, p, b);
+            p = putObject(c, p, o);
+        }
+        if (delta >= 0) {
+            p = TraceBufferFormat.putVarint(c, p, delta);
+        }
+        records += parts;
+        POSITION.setRelease(this, p);
+    }
+
+    /** An object of a heap record: its class id + 1 and identity hash, or 0 and 0 for null. */
+    private static int putObject(char[] c, int p, Object o) {
+        if (o == null) {
+            c[p] = 0;
+            c[p + 1] = 0;
+            return p + 2;
+        }
+        p = TraceBufferFormat.putVarint(c, p, ClassIds.of(o.getClass()) + 1L);
+        return TraceBufferFormat.putVarint(c, p, System.identityHashCode(o) & 0xFFFFFFFFL);
+    }
+
     /** Makes room for one record and writes the skip before it if other events took sequence numbers; the write position. */
     private int begin(long sequence) {
         int p = position;
@@ -217,6 +254,19 @@ final class TraceBuffer {
             while (cursor < end) {
                 int h = c[cursor++];
                 int kind = h & TraceBufferFormat.KIND_MASK;
+                if ((h & TraceBufferFormat.HEAP) != 0) {
+                    readVarint(c); // method id, field id or index
+                    readVarint(c); // bytecode index
+                    int heapKind = TraceBufferFormat.heapKind(h);
+                    for (int i = 0; i < 2 * TraceBufferFormat.heapObjects(heapKind); i++) {
+                        readVarint(c); // class id + 1, identity hash
+                    }
+                    if ((h & TraceBufferFormat.STAMPED) != 0) {
+                        ticks += readVarint(c);
+                    }
+                    count += TraceBufferFormat.heapParts(heapKind); // one record per sequence number, as the converter decodes it
+                    continue;
+                }
                 if ((h & TraceBufferFormat.OBJECT) != 0) {
                     readVarint(c); // class id
                     readVarint(c); // identity hash

@@ -134,7 +134,7 @@ class AdaptersTest {
 
     @Test
     void handlerEntryAdapterCallsCaughtFirstInEveryOriginalHandler() {
-        MethodNode m = TestClasses.rewrite(SMALL, "catches", (next, pos) -> new HandlerEntryAdapter(next));
+        MethodNode m = TestClasses.rewrite(SMALL, "catches", (next, pos) -> new HandlerEntryAdapter(next, true, false, 0, pos));
         assertEquals(List.of("aload 0", "iconst_1", "invokevirtual Small.plain", "ireturn",
                 "invokestatic Trace.caught", "astore 1", "iconst_0", "ireturn"), TestClasses.insns(m));
     }

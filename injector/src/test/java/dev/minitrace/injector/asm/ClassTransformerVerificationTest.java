@@ -42,7 +42,8 @@ class ClassTransformerVerificationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"fixture.verify.ControlFlow", "fixture.verify.Constructors", "fixture.verify.Functional"})
+    @ValueSource(strings = {"fixture.verify.ControlFlow", "fixture.verify.Constructors", "fixture.verify.Functional",
+        "fixture.verify.HeapShapes"})
     void rewrittenFixturesVerifyAndBehaveAsBefore(String className) throws Exception {
         String expected = run(new TestClasses.FixtureLoader("fixture.verify.", null), className);
         TestClasses.FixtureLoader traced = new TestClasses.FixtureLoader("fixture.verify.", TestClasses.allEvents());

@@ -1,5 +1,6 @@
 package dev.minitrace.query.export;
 
+import dev.minitrace.converter.mtlog.MtlogFormat;
 import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
 
 import dev.minitrace.converter.mtlog.MtlogInfo;
@@ -104,6 +105,9 @@ public final class ParquetExport implements TraceWriter {
     public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
         ThreadTrace t = trace(threadKey);
         for (int i = from; i < to; i++) {
+            if (type[i] > MtlogFormat.OBJECT_ALLOC) {
+                continue; // the heap records (exceptions, reference stores) have no table yet
+            }
             t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
         }
         if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {

@@ -35,7 +35,7 @@ public final class ReportAggregator implements TraceWriter {
     final MonitorStats monitors = new MonitorStats();
     final List<ThreadCalls> threads = new ArrayList<>();
     final Map<Long, Long> fragmentPoints = new TreeMap<>();
-    final long[] countByType = new long[MtlogFormat.MAX_BASE_TYPE + 1];
+    final long[] countByType = new long[MtlogFormat.MAX_TYPE + 1];
     long unmatchedExits;
     long unmatchedReleases;
     long framesWithoutExit;

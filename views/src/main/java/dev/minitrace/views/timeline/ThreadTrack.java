@@ -63,7 +63,7 @@ final class ThreadTrack implements TickGroup.Sink {
         /** Display time of the event that reached the cap, or {@link Long#MAX_VALUE} before. */
         long time = Long.MAX_VALUE;
         /** Records not shown because of the cut, by record type. */
-        final long[] dropped = new long[MtlogFormat.MAX_BASE_TYPE + 1];
+        final long[] dropped = new long[MtlogFormat.MAX_TYPE + 1];
 
         Cut(long maxEvents) {
             this.maxEvents = maxEvents;

@@ -661,6 +661,14 @@ final class ChunkParser {
                 case METHOD_BUFFER -> methodBuffer(s, sink);
                 case METHOD_DEFINITION -> methodDefinition(s, stringSlots[kind], sink);
                 case CLASS_DEFINITION -> classDefinition(s, stringSlots[kind], sink);
+                case FIELD_DEFINITION -> sink.onFieldDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0],
+                        stringSlots[kind][2], stringSlots[kind][3], stringSlots[kind][4], s[F1] != 0);
+                case EXCEPTION_THROW, EXCEPTION_HANDLED -> sink.onException(s[SLOT_THREAD], toNanos(s[SLOT_START]),
+                        KINDS[kind] == JfrEventKind.EXCEPTION_HANDLED, (int) s[F0], (int) s[F1], s[F2], (int) s[F3], s[F4]);
+                case OBJECT_DEATH -> sink.onObjectDeath(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], (int) s[F1], s[F2]);
+                case METHOD_RECEIVER -> sink.onMethodReceiver(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], (int) s[F1], s[F2]);
+                case REFERENCE_STORE -> sink.onReferenceStore(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], (int) s[F1],
+                        (int) s[F2], s[F3], (int) s[F4], s[F0 + 5], (int) s[F6], s[F0 + 7], (int) s[F0 + 8], s[F0 + 9]);
                 case GARBAGE_COLLECTION -> garbageCollection(s, sink);
                 case GC_PHASE_PAUSE -> gcPhasePause(s, stringSlots[kind], sink);
                 case DATA_LOSS -> dataLoss(s, sink);

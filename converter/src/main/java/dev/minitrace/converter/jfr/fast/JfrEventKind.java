@@ -39,7 +39,20 @@ public enum JfrEventKind {
     METHOD_BUFFER(EventNames.METHOD_BUFFER, "tracedThread", "firstSequence", "recordCount", "baseTime", "ticksPerSecond",
             "%records", "tracedThreadId", "%tracedThreadName"),
     /** {@code minitrace.ClassDefinition}: the name of a class id of the buffered object records. */
-    CLASS_DEFINITION(EventNames.CLASS_DEFINITION, "classId", "$className");
+    CLASS_DEFINITION(EventNames.CLASS_DEFINITION, "classId", "$className"),
+    /** {@code minitrace.FieldDefinition}: the name of a field id of reference store records. */
+    FIELD_DEFINITION(EventNames.FIELD_DEFINITION, "fieldId", "isStatic", "$className", "$fieldName", "$descriptor"),
+    /** {@code minitrace.ExceptionThrow} (per-event form). */
+    EXCEPTION_THROW(EventNames.EXCEPTION_THROW, "methodId", "bytecodeIndex", "exceptionClass", "identityHash", "sequence"),
+    /** {@code minitrace.ExceptionHandled} (per-event form). */
+    EXCEPTION_HANDLED(EventNames.EXCEPTION_HANDLED, "methodId", "bytecodeIndex", "exceptionClass", "identityHash", "sequence"),
+    /** {@code minitrace.MethodReceiver} (per-event form). */
+    METHOD_RECEIVER(EventNames.METHOD_RECEIVER, "receiverClass", "identityHash", "sequence"),
+    /** {@code minitrace.ObjectDeath} (per-event form). */
+    OBJECT_DEATH(EventNames.OBJECT_DEATH, "objectClass", "identityHash", "sequence"),
+    /** {@code minitrace.ReferenceStore} (per-event form). */
+    REFERENCE_STORE(EventNames.REFERENCE_STORE, "fieldId", "index", "bytecodeIndex", "holderClass", "holderHash", "oldClass",
+            "oldHash", "newClass", "newHash", "sequence");
 
     private final String eventName;
     /** Field names in slot order after the common slots; '$' marks a string field, '%' a string read as chars. */

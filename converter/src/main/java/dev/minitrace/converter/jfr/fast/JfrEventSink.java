@@ -42,6 +42,29 @@ public interface JfrEventSink {
                                int bytecodeIndex, long sequence) {
     }
 
+    /** {@code minitrace.FieldDefinition} (rare: strings are fine here). */
+    default void onFieldDefinition(long threadRef, long startNanos, int fieldId, String className, String fieldName,
+                                   String descriptor, boolean isStatic) {
+    }
+
+    /** {@code minitrace.ExceptionThrow} ({@code handled} false) or {@code minitrace.ExceptionHandled}. */
+    default void onException(long threadRef, long startNanos, boolean handled, int methodId, int bytecodeIndex, long classRef,
+                             int identityHash, long sequence) {
+    }
+
+    /** {@code minitrace.MethodReceiver}. */
+    default void onMethodReceiver(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+    }
+
+    /** {@code minitrace.ObjectDeath}. */
+    default void onObjectDeath(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+    }
+
+    /** {@code minitrace.ReferenceStore}; a class ref of 0 is a null reference (or no holder). */
+    default void onReferenceStore(long threadRef, long startNanos, int fieldId, int index, int bytecodeIndex, long holderRef,
+                                  int holderHash, long oldRef, int oldHash, long newRef, int newHash, long sequence) {
+    }
+
     /** {@code minitrace.MethodDefinition} (rare: strings are fine here). */
     default void onMethodDefinition(long threadRef, long startNanos, int methodId, String className,
                                     String methodName, String descriptor, int modifiers) {
