@@ -115,8 +115,12 @@ public final class QueryCommand implements Callable<Integer> {
         }
         ConversionRun.checkTempDir(tempDir);
         boolean lost;
-        try (TraceQuery q = open(memoryBytes)) {
-            lost = q.exported() != null && q.exported().lostData();
+        try (RecordingInput input = recording() ? RecordingInput.open(trace, tempDir != null ? tempDir : RecordingInput.systemTemp(), trace) : null;
+                TraceQuery q = open(input != null ? input.path() : trace, memoryBytes)) {
+            if (input != null) {
+                input.report(err, "query", -1);
+            }
+            lost = q.exported() != null && q.exported().lostData() || input != null && input.lostData();
             if (q.exported() != null) {
                 for (String w : q.exported().warnings()) {
                     err.println("query: warning: " + w);
@@ -137,9 +141,29 @@ public final class QueryCommand implements Callable<Integer> {
         return lost ? ExitCodes.PARTIAL : ExitCodes.OK;
     }
 
-    private TraceQuery open(long memoryBytes) {
+    /**
+     * Whether TRACE is a JFR recording to read through {@link RecordingInput}: a JFR repository
+     * folder (it holds chunk files, where an export holds tables) or a file with an unfinished
+     * chunk; an export folder, an .mtlog and a complete recording are opened as they are.
+     */
+    private boolean recording() {
+        if (Files.isDirectory(trace)) {
+            try (java.util.stream.Stream<Path> files = Files.list(trace)) {
+                return files.anyMatch(f -> f.getFileName().toString().endsWith(".jfr"));
+            } catch (IOException e) {
+                return false; // the export's own checks word it
+            }
+        }
         try {
-            return TraceQuery.open(trace, memoryBytes, tempDir, host != null ? host : RecordingFacts.localHost());
+            return Files.isRegularFile(trace) && dev.minitrace.converter.recovery.Recovery.needed(trace);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private TraceQuery open(Path source, long memoryBytes) {
+        try {
+            return TraceQuery.open(source, memoryBytes, tempDir, host != null ? host : RecordingFacts.localHost());
         } catch (JfrInputException e) {
             throw new CliException(trace + ": " + e.getMessage(), ExitCodes.FAILED);
         } catch (NoSuchFileException e) {

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -64,17 +65,16 @@ public final class RecoverCommand implements Callable<Integer> {
     public Integer call() {
         Path folder = folder();
         spec.commandLine().getErr().println("recover: reading " + folder);
+        // mt convert with its own defaults for everything recover does not ask: picocli parses
+        // them, so a default added to convert (a format, an event kind) reaches recover too.
         ConvertCommand convert = new ConvertCommand();
+        List<String> args = new ArrayList<>(List.of(folder.toString(), out.toString(), "--layout", layout, "--memory", memory));
+        if (tempDir != null) {
+            args.addAll(List.of("--temp-dir", tempDir.toString()));
+        }
+        new CommandLine(convert).parseArgs(args.toArray(new String[0]));
         convert.spec = spec;
         convert.name = "recover";
-        convert.in = folder;
-        convert.out = out;
-        convert.layout = layout;
-        convert.fragments = "moving";
-        convert.events = "method,lock,alloc,gc";
-        convert.tempDir = tempDir;
-        convert.memory = memory;
-        convert.engine = dev.minitrace.converter.jfr.Engines.DEFAULT;
         return convert.call();
     }
 

@@ -204,7 +204,9 @@ class RecoverCommandIT {
                 CommandOutcome.mt("report", folder, dir.resolve("r.html").toString()),
                 CommandOutcome.mt("export", "--format", "chrome-trace", folder, dir.resolve("t.json").toString()),
                 CommandOutcome.mt("summary", folder),
-                CommandOutcome.mt("print", "--tree", "--threads", "steps-0", "--to", "20", folder));
+                CommandOutcome.mt("print", "--tree", "--threads", "steps-0", "--to", "20", folder),
+                CommandOutcome.mt("query", "--temp-dir", dir.toString(), "--format", "csv", folder,
+                        "SELECT count(*) AS n FROM records WHERE kind = 'METHOD_ENTRY'"));
         for (CommandOutcome o : outcomes) {
             assertEquals(ExitCodes.PARTIAL, o.status(), o::toString);
             assertTrue(o.err().contains("unfinished chunk read up to"), o::toString);
@@ -212,6 +214,9 @@ class RecoverCommandIT {
         }
         assertTrue(outcomes.get(3).out().contains("steps-0"), outcomes.get(3)::toString);
         assertTrue(outcomes.get(4).out().contains("step"), outcomes.get(4)::toString);
+        List<String> rows = outcomes.get(5).out().lines().toList();
+        assertEquals("n", rows.get(0), outcomes.get(5)::toString);
+        assertTrue(Long.parseLong(rows.get(1)) > 0, "the query counts the recovered entries: " + outcomes.get(5));
         try (Stream<Path> left = Files.list(dir)) {
             assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith(".minitrace-recovered-")), "the copies are removed");
         }
