@@ -246,14 +246,26 @@ public final class Chromium implements AutoCloseable {
         } catch (Exception e) {
             // the browser is ended below whatever the socket does
         }
-        process.destroy();
+        // Chromium's helpers (renderer, zygote, crash handler) outlive its main process for a moment
+        // and keep writing into the profile: end and await every one of them, or the caller's
+        // temporary folder cannot be deleted (seen once in CI under load).
+        java.util.List<ProcessHandle> all = new java.util.ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroy);
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            for (ProcessHandle h : all) {
+                try {
+                    h.onExit().get(10, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    h.destroyForcibly();
+                    h.onExit().get(5, TimeUnit.SECONDS);
+                }
             }
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            all.forEach(ProcessHandle::destroyForcibly);
             Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            // destroyed forcibly above; nothing more can be done
         }
     }
 }
