@@ -102,7 +102,7 @@ public final class PrintCommand implements Callable<Integer> {
             } else {
                 printText(r, out);
             }
-            out.flush();
+            checkWritten(out);
             if (r.truncated()) {
                 spec.commandLine().getErr().println("print: warning: " + file + " is truncated: " + r.truncation());
                 return ExitCodes.PARTIAL;
@@ -249,6 +249,17 @@ public final class PrintCommand implements Callable<Integer> {
         return t;
     }
 
+    /**
+     * Flushes the output and fails if any write to it failed: a PrintWriter swallows write errors,
+     * so without this a full disk or a closed pipe would cut lines out of the output and still exit 0.
+     * picocli's writer sits on System.out, a PrintStream that swallows them too and keeps its own flag.
+     */
+    private static void checkWritten(PrintWriter out) {
+        if (out.checkError() | System.out.checkError()) {
+            throw new CliException("writing the output failed (disk full or output closed): the output is incomplete");
+        }
+    }
+
     private int printJfrTree(PrintWriter out) {
         PrintWriter err = spec.commandLine().getErr();
         RecordingSource source = ConversionRun.engine(engine);
@@ -276,7 +287,7 @@ public final class PrintCommand implements Callable<Integer> {
             CallTree tree = startThread(out, t.key, t.name, trees::method, null, true, true);
             trees.print(t, tree);
         }
-        out.flush();
+        checkWritten(out);
         for (String p : problems) {
             err.println("print: warning: " + p);
         }
