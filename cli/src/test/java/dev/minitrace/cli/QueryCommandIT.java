@@ -91,7 +91,21 @@ class QueryCommandIT {
         assertEquals(List.of("name,holds", "demo-worker-0,7920", "demo-worker-1,7920", "demo-worker-2,7920", "demo-worker-3,7920"),
                 csv("SELECT t.name, count(*) AS holds FROM locks l JOIN threads t USING (recording, thread) "
                         + "WHERE t.name LIKE 'demo-worker-%' AND l.hold_ns >= 0 GROUP BY t.name ORDER BY t.name"));
-        assertTrue(csv("--lock-holds").get(1).startsWith(DEMO + "Warehouse,"), "the warehouse's monitor is held longest");
+        // Which monitor is held longest is the scheduler's and the 1 ms clock tick's business (one
+        // preemption inside a Ledger block can outweigh the rest; it failed CI once that way), so
+        // the question is checked for what it promises: every monitor, longest total first, each
+        // with its holds and the method that held it longest.
+        List<String> holds = csv("--lock-holds");
+        assertEquals("monitor_class,object_id,holds,total_ms,longest_ms,longest_in", holds.get(0));
+        double longer = Double.MAX_VALUE;
+        for (String r : holds.subList(1, holds.size())) {
+            double total = Double.parseDouble(r.split(",")[3]);
+            assertTrue(total <= longer, "longest total first: " + holds);
+            longer = total;
+        }
+        assertEquals(4, holds.size() - 1, "the warehouse, the two ledger locks and the class lock: " + holds);
+        assertTrue(holds.stream().anyMatch(r -> r.startsWith(DEMO + "Warehouse,") && Integer.parseInt(r.split(",")[2]) > 8000),
+                "the warehouse's monitor, taken for every order: " + holds);
         assertTrue(csv("--alloc-by-site").stream().anyMatch(r -> r.matches(DEMO.replace(".", "\\.")
                 + "OrderWorker::makeOrder,\\d+," + DEMO.replace(".", "\\.") + "Order,8000")), "one Order per order");
         List<String> gcs = csv("SELECT min(gc_id) AS a, max(gc_id) AS b FROM gcs");
