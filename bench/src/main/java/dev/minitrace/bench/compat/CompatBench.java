@@ -42,12 +42,14 @@ public final class CompatBench {
     static final Map<String, Suite> SUITES = new LinkedHashMap<>();
 
     static {
-        SUITES.put("lang3", new Suite("lang3", "org.apache.commons:commons-lang3:tests (math, tuple, mutable)",
+        SUITES.put("lang3", new Suite("lang3", "org.apache.commons:commons-lang3:tests (math, tuple, mutable, text, reflect)",
                 List.of("org.apache.commons.lang3"),
-                List.of("org.apache.commons.lang3.math", "org.apache.commons.lang3.tuple", "org.apache.commons.lang3.mutable")));
-        SUITES.put("collections4", new Suite("collections4", "org.apache.commons:commons-collections4:tests (bidimap, iterators)",
+                List.of("org.apache.commons.lang3.math", "org.apache.commons.lang3.tuple", "org.apache.commons.lang3.mutable",
+                        "org.apache.commons.lang3.text", "org.apache.commons.lang3.reflect")));
+        SUITES.put("collections4", new Suite("collections4", "org.apache.commons:commons-collections4:tests (bidimap, iterators, map, list, set)",
                 List.of("org.apache.commons.collections4"),
-                List.of("org.apache.commons.collections4.bidimap", "org.apache.commons.collections4.iterators")));
+                List.of("org.apache.commons.collections4.bidimap", "org.apache.commons.collections4.iterators",
+                        "org.apache.commons.collections4.map", "org.apache.commons.collections4.list", "org.apache.commons.collections4.set")));
     }
 
     /** A wrong command line; the message is printed as one line. */
