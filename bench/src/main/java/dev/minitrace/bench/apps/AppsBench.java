@@ -376,7 +376,7 @@ public final class AppsBench {
     }
 
     /** A finished child process. {@code cpuSeconds} (user + system) and {@code peakRssKb} are -1 when unknown. */
-    record Measured(int exitCode, double wallSeconds, double cpuSeconds, long peakRssKb, String output) {
+    public record Measured(int exitCode, double wallSeconds, double cpuSeconds, long peakRssKb, String output) {
         String resultLine() {
             String result = null;
             for (String line : output.split("\n")) {
@@ -387,7 +387,7 @@ public final class AppsBench {
             return result;
         }
 
-        String tail() {
+        public String tail() {
             String[] lines = output.split("\n");
             return String.join("\n", Arrays.copyOfRange(lines, Math.max(0, lines.length - 40), lines.length));
         }
@@ -397,7 +397,7 @@ public final class AppsBench {
      * Runs {@code cmd} with its output in {@code log}. With GNU time, the child's CPU and peak RSS
      * come from the kernel's accounting at exit; without it, from polling /proc while it runs.
      */
-    private static Measured measure(List<String> cmd, Path log, Path time, Path javaHome) throws Exception {
+    public static Measured measure(List<String> cmd, Path log, Path time, Path javaHome) throws Exception {
         Path timeFile = log.resolveSibling(log.getFileName() + ".time");
         List<String> full = new ArrayList<>();
         if (time != null) {
@@ -446,7 +446,7 @@ public final class AppsBench {
         return -1;
     }
 
-    private static String loadAverage() {
+    public static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
             return f[0] + " " + f[1] + " " + f[2];
