@@ -150,10 +150,11 @@ public final class Agent {
         } catch (Throwable t) {
             System.err.println("minitrace: JFR is not available, tracing stays off: " + t);
         }
-        instrumenter.install();
         Filters.use(instrumenter);
         if (defer) {
-            Deferral.follow(instrumenter, options.verbose());
+            Deferral.follow(instrumenter, options.verbose()); // registers the transformer when a recording needs it
+        } else {
+            instrumenter.install();
         }
     }
 }

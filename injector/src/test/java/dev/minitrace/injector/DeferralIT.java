@@ -48,22 +48,35 @@ class DeferralIT {
             assertTrue(Files.exists(ready), "child never got ready: " + Files.readString(child.err));
             assertEquals("", Files.readString(child.err), "rewrote classes before any recording");
             long pid = child.process.pid();
-            jcmd(pid, "JFR.start", "name=late", "settings=" + ChildJvm.SETTINGS);
-            assertTrue(awaitRetransformed(child, "instrumented") > 0);
-            Path late = dir.resolve("late.jfr");
-            long traced = 0;
-            // Dump until the running program has produced traced calls under the new recording.
-            for (int i = 0; i < 600 && traced == 0; i++) {
-                Thread.sleep(100);
-                jcmd(pid, "JFR.dump", "name=late", "filename=" + late);
-                traced = jdk.jfr.consumer.RecordingFile.readAllEvents(late).stream()
-                        .filter(e -> e.getEventType().getName().startsWith("minitrace.Method")
-                                && !e.getEventType().getName().equals("minitrace.MethodDefinition"))
-                        .count();
+            // Twice: after the revert the transformer is removed, and the next recording must find
+            // the same classes to instrument again.
+            int first = -1;
+            for (int recording = 1; recording <= 2; recording++) {
+                String name = "late" + recording;
+                long mark = Files.size(child.err);
+                jcmd(pid, "JFR.start", "name=" + name, "settings=" + ChildJvm.SETTINGS);
+                int instrumented = awaitRetransformed(child, "instrumented", mark);
+                assertTrue(instrumented > 0, name);
+                if (first < 0) {
+                    first = instrumented;
+                } else {
+                    assertEquals(first, instrumented, "the second recording instruments what the first did");
+                }
+                Path late = dir.resolve(name + ".jfr");
+                long traced = 0;
+                // Dump until the running program has produced traced calls under the new recording.
+                for (int i = 0; i < 600 && traced == 0; i++) {
+                    Thread.sleep(100);
+                    jcmd(pid, "JFR.dump", "name=" + name, "filename=" + late);
+                    traced = jdk.jfr.consumer.RecordingFile.readAllEvents(late).stream()
+                            .filter(e -> e.getEventType().getName().startsWith("minitrace.Method")
+                                    && !e.getEventType().getName().equals("minitrace.MethodDefinition"))
+                            .count();
+                }
+                assertTrue(traced > 0, "no trace after JFR.start of " + name);
+                jcmd(pid, "JFR.stop", "name=" + name);
+                assertTrue(awaitRetransformed(child, "reverted", mark) > 0, name);
             }
-            assertTrue(traced > 0, "no trace after JFR.start");
-            jcmd(pid, "JFR.stop", "name=late");
-            assertTrue(awaitRetransformed(child, "reverted") > 0);
         } finally {
             Files.writeString(dir.resolve("stop"), "stop");
             ChildJvm.Result r = child.await();
@@ -71,10 +84,11 @@ class DeferralIT {
         }
     }
 
-    /** Waits for the agent's verbose line about the loaded classes; returns how many it retransformed. */
-    private static int awaitRetransformed(ChildJvm.Running child, String what) throws Exception {
+    /** Waits for the agent's verbose line about the loaded classes after byte {@code from} of its stderr; returns how many it retransformed. */
+    private static int awaitRetransformed(ChildJvm.Running child, String what, long from) throws Exception {
         for (int i = 0; i < 1200; i++) {
-            Matcher m = RETRANSFORMED.matcher(Files.readString(child.err));
+            String err = Files.readString(child.err);
+            Matcher m = RETRANSFORMED.matcher(err.substring((int) Math.min(from, err.length())));
             while (m.find()) {
                 if (m.group(1).equals(what)) {
                     return Integer.parseInt(m.group(2));

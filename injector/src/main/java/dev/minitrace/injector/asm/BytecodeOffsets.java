@@ -10,14 +10,25 @@ import java.util.Map;
  */
 public final class BytecodeOffsets {
     private final Map<String, int[]> byMethod;
+    private final Map<String, Integer> maxLocals;
 
-    private BytecodeOffsets(Map<String, int[]> byMethod) {
+    private BytecodeOffsets(Map<String, int[]> byMethod, Map<String, Integer> maxLocals) {
         this.byMethod = byMethod;
+        this.maxLocals = maxLocals;
     }
 
     /** Offsets of the method {@code name + descriptor}, or null when it has no code. */
     public int[] of(String name, String descriptor) {
         return byMethod.get(name + descriptor);
+    }
+
+    /**
+     * The {@code max_locals} of the method's Code attribute: the first local index the original
+     * code never uses, where an adapter may keep a value of its own. -1 when it has no code.
+     */
+    public int maxLocals(String name, String descriptor) {
+        Integer n = maxLocals.get(name + descriptor);
+        return n == null ? -1 : n;
     }
 
     /**
@@ -27,7 +38,8 @@ public final class BytecodeOffsets {
      */
     public static BytecodeOffsets decode(byte[] b) {
         try {
-            return new BytecodeOffsets(new Decoder(b).run());
+            Decoder decoder = new Decoder(b);
+            return new BytecodeOffsets(decoder.run(), decoder.maxLocals);
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new IllegalArgumentException("truncated class file (" + b.length + " bytes)", e);
         }
@@ -122,6 +134,7 @@ public final class BytecodeOffsets {
     private static final class Decoder {
         private final byte[] b;
         private int[] utf8Offsets;
+        final Map<String, Integer> maxLocals = new HashMap<>();
 
         Decoder(byte[] b) {
             this.b = b;
@@ -201,6 +214,7 @@ public final class BytecodeOffsets {
                     int length = u4(a + 2);
                     if ("Code".equals(utf8(u2(a)))) {
                         int codeLength = u4(a + 10);
+                        maxLocals.put(key, u2(a + 8));
                         result.put(key, instructionOffsets(b, a + 14, codeLength));
                     }
                     a += 6 + length;

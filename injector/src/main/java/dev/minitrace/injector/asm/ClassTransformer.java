@@ -259,7 +259,7 @@ public final class ClassTransformer {
                 mv = new AllocationAdapter(mv, position);
             }
             if (events.contains(EventKind.LOCK)) {
-                mv = new MonitorAdapter(mv, position, framesAtTargets);
+                mv = new MonitorAdapter(mv, position, framesAtTargets, offsets.maxLocals(name, descriptor));
             }
             if (events.contains(EventKind.METHOD)) {
                 mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position,

@@ -43,6 +43,17 @@ final class Hooks {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "exitByException", "(I)V", false);
     }
 
+    /** {@code Trace.lockHash(<object on the stack>)}: replaces the reference with an int. */
+    static void lockHash(MethodVisitor mv) {
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "lockHash", "(Ljava/lang/Object;)I", false);
+    }
+
+    /** {@code Trace.lockAcquire(<object>, <hash>, bci)}: the reference and the hash must be on the stack. */
+    static void lockAcquireHashed(MethodVisitor mv, int bci) {
+        push(mv, bci);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "lockAcquire", "(Ljava/lang/Object;II)V", false);
+    }
+
     /** {@code Trace.<name>(<object on the stack>, bci)}: the object reference must be on the stack. */
     static void objectHook(MethodVisitor mv, String name, int bci) {
         push(mv, bci);

@@ -27,6 +27,12 @@ import org.objectweb.asm.Opcodes;
  * a handler whose range covers the handler itself, as javac's does up to its {@code monitorexit}),
  * so they go from the interpreter straight to C2.
  *
+ * <p>In that shape the monitor's identity hash is also taken before the {@code monitorenter}, into
+ * a local of the adapter's own past the method's original ones, and handed to the acquire hook. An
+ * unlocked object's hash is read from its header by the JIT's intrinsic; a locked object's needs a
+ * call into the VM, and on JDK 17, where a thin lock displaces the header, hashing an object
+ * locked for the first time inflates its monitor (docs/performance.md).
+ *
  * <p>The start label may also be a jump target (a loop at the top of the block): then a stack map
  * frame follows it, and the hook stays before the label, as jumps must not run it again (C2 refuses
  * that rare shape). Telling jump targets apart needs frames at every one, which class files from
@@ -37,6 +43,8 @@ final class MonitorAdapter extends InstructionVisitor {
     private final Position position;
     /** Whether a label without a stack map frame is known not to be a jump target (version 51+). */
     private final boolean framesAtTargets;
+    /** The local holding the hash of the monitor being acquired: the method's original max_locals. */
+    private final int hashLocal;
     private final Set<Label> tryStarts = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The bytecode index of a {@code monitorenter} whose acquire hook is not yet emitted, or -1. */
     private int pendingBci = -1;
@@ -54,11 +62,13 @@ final class MonitorAdapter extends InstructionVisitor {
     /**
      * @param framesAtTargets whether the class file version guarantees a stack map frame at every
      *        jump target (51 and later)
+     * @param maxLocals the method's original max_locals, the first local the adapter may use
      */
-    MonitorAdapter(MethodVisitor next, Position position, boolean framesAtTargets) {
+    MonitorAdapter(MethodVisitor next, Position position, boolean framesAtTargets, int maxLocals) {
         super(next);
         this.position = position;
         this.framesAtTargets = framesAtTargets;
+        this.hashLocal = maxLocals;
     }
 
     @Override
@@ -88,6 +98,9 @@ final class MonitorAdapter extends InstructionVisitor {
             if (stored >= 0 && framesAtTargets) {
                 // javac's shape: the hook reloads the local once inside the try range, so the
                 // operand stack is empty at the range's start, as C1 needs to join its handler.
+                mv.visitInsn(Opcodes.DUP);
+                Hooks.lockHash(mv);
+                mv.visitVarInsn(Opcodes.ISTORE, hashLocal);
                 mv.visitInsn(opcode);
                 pendingLocal = stored;
                 pendingBci = position.bci;
@@ -173,7 +186,8 @@ final class MonitorAdapter extends InstructionVisitor {
 
     private void emitAcquire() {
         mv.visitVarInsn(Opcodes.ALOAD, pendingLocal);
-        Hooks.objectHook(mv, "lockAcquire", pendingBci);
+        mv.visitVarInsn(Opcodes.ILOAD, hashLocal);
+        Hooks.lockAcquireHashed(mv, pendingBci);
         pendingBci = -1;
         pendingLocal = -1;
     }

@@ -11,14 +11,17 @@ import java.util.concurrent.Executors;
  * more JIT compilation, larger methods before C2 prunes the hooks; docs/performance.md has the
  * figures of {@code bench/run apps}); a class that was never rewritten costs nothing.
  *
- * <p>When the events turn on, the transformer becomes active at once, on JFR's thread (so every
- * class loaded from then on is rewritten as it loads, exactly as without deferral: a recording of
- * {@code -XX:StartFlightRecording} starts before the application's first class loads), and the
- * classes already loaded that the selection may trace are retransformed on a worker thread (a
- * listener must not call into JFR, which holds its lock while it calls). When they turn off, the
- * transformer goes inactive at once and the rewritten classes are reverted after
- * {@link #REVERT_DELAY_MS}, unless the events came back meanwhile: the recording that ends at JVM
- * exit then costs no retransformation.
+ * <p>Until then the transformer is not even registered: with none registered, the JVM calls no
+ * agent code as classes load (with one, every class load copies the class file and calls into
+ * Java, rewriting or not). When the events turn on, the transformer is registered and active at
+ * once, on JFR's thread (so every class loaded from then on is rewritten as it loads, exactly as
+ * without deferral: a recording of {@code -XX:StartFlightRecording} starts before the
+ * application's first class loads), and the classes already loaded that the selection may trace
+ * are retransformed on a worker thread (a listener must not call into JFR, which holds its lock
+ * while it calls). When they turn off, the transformer goes inactive at once; after
+ * {@link #REVERT_DELAY_MS}, unless the events came back meanwhile, it is removed and the
+ * rewritten classes get their own bytecode back: the recording that ends at JVM exit then costs
+ * no retransformation.
  */
 public final class Deferral {
     /** How long after the last recording stopped the classes are reverted. */
@@ -62,6 +65,9 @@ public final class Deferral {
         on = anyOn;
         int gen = ++generation;
         instrumenter.transformer().setActive(anyOn);
+        if (anyOn) {
+            instrumenter.install();
+        }
         try {
             worker.execute(() -> retransform(gen, anyOn));
         } catch (Throwable t) {
@@ -80,7 +86,7 @@ public final class Deferral {
                 }
             }
             long t0 = System.nanoTime();
-            int n = activate ? instrumenter.instrumentLoaded() : instrumenter.revertChanged();
+            int n = activate ? instrumenter.instrumentLoaded() : instrumenter.restore();
             double ms = (System.nanoTime() - t0) / 1e6;
             String what = (activate ? "instrumented " : "reverted ") + n + " loaded classes in "
                     + String.format(java.util.Locale.ROOT, "%.1f", ms) + " ms";

@@ -27,6 +27,10 @@ public final class Instrumenter {
     private final boolean retransform;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
+    /** Whether the transformer is registered: while none is, the JVM calls no agent code as classes load. */
+    private boolean installed;
+    private final Object registration = new Object();
+
     /** Wraps a transformer; {@link #install} registers it. */
     public Instrumenter(Instrumentation inst, TraceTransformer transformer) {
         this.inst = inst;
@@ -39,9 +43,17 @@ public final class Instrumenter {
         return transformer;
     }
 
-    /** Registers the transformer (retransformation-capable when the JVM supports it). */
+    /**
+     * Registers the transformer (retransformation-capable when the JVM supports it), unless it is
+     * registered. Never waits for a retransformation in progress: JFR's thread calls it.
+     */
     public void install() {
-        inst.addTransformer(transformer, retransform);
+        synchronized (registration) {
+            if (!installed) {
+                inst.addTransformer(transformer, retransform);
+                installed = true;
+            }
+        }
     }
 
     /**
@@ -91,30 +103,17 @@ public final class Instrumenter {
      * @return the number of classes restored
      */
     public synchronized int restore() {
-        inst.removeTransformer(transformer);
+        synchronized (registration) {
+            inst.removeTransformer(transformer);
+            installed = false;
+        }
         List<Class<?>> todo = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
             if (transformer.changed(c) && inst.isModifiableClass(c)) {
                 todo.add(c);
             }
         }
-        return retransform(todo);
-    }
-
-    /**
-     * Retransforms every class the transformer changed, keeping the transformer registered: while
-     * it is inactive, they get their original bytecode back.
-     *
-     * @return the number of classes retransformed
-     */
-    public synchronized int revertChanged() {
-        List<Class<?>> todo = new ArrayList<>();
-        for (Class<?> c : inst.getAllLoadedClasses()) {
-            if (transformer.changed(c) && inst.isModifiableClass(c)) {
-                todo.add(c);
-            }
-        }
-        return retransform(todo);
+        return retransform(todo, true);
     }
 
     private boolean candidate(Class<?> c) {
@@ -126,6 +125,15 @@ public final class Instrumenter {
     }
 
     private int retransform(List<Class<?>> classes) {
+        return retransform(classes, false);
+    }
+
+    /**
+     * @param restoring whether the classes are being given their own bytecode back with the
+     *        transformer removed: it then never hears of them, so the classes done are marked here
+     *        (unless it was registered again meanwhile and rewrote them)
+     */
+    private int retransform(List<Class<?>> classes, boolean restoring) {
         if (!retransform || classes.isEmpty()) {
             return 0;
         }
@@ -139,6 +147,7 @@ public final class Instrumenter {
             try {
                 inst.retransformClasses(batch.toArray(new Class<?>[0]));
                 done += batch.size();
+                unmark(batch, restoring);
             } catch (Throwable batchFailure) {
                 // One bad class fails the whole call, which then changed nothing: find the class
                 // by retrying one by one.
@@ -150,6 +159,7 @@ public final class Instrumenter {
                     try {
                         inst.retransformClasses(c);
                         done++;
+                        unmark(List.of(c), restoring);
                     } catch (UnmodifiableClassException | RuntimeException | LinkageError | InternalError e) {
                         // InternalError: the JVM rejected the class (JVMTI_ERROR_INVALID_CLASS and the like).
                         transformer.markChanged(c, before[i]);
@@ -162,5 +172,18 @@ public final class Instrumenter {
             }
         }
         return done;
+    }
+
+    private void unmark(List<Class<?>> restored, boolean restoring) {
+        if (!restoring) {
+            return;
+        }
+        synchronized (registration) {
+            if (!installed) {
+                for (Class<?> c : restored) {
+                    transformer.markChanged(c, false);
+                }
+            }
+        }
     }
 }

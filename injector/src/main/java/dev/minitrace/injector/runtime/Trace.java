@@ -149,6 +149,22 @@ public final class Trace {
         }
     }
 
+    /**
+     * The identity hash of {@code monitor}, taken just before the {@code monitorenter} while the
+     * object is (usually) unlocked, when the JIT reads it from the header without calling into the
+     * VM; 0 (no identity hash is 0) when lock tracing is off.
+     */
+    public static int lockHash(Object monitor) {
+        return lockOn ? System.identityHashCode(monitor) : 0;
+    }
+
+    /** As {@link #lockAcquire(Object, int)}, with the monitor's identity hash from {@link #lockHash}, or 0 if unknown. */
+    public static void lockAcquire(Object monitor, int hash, int bci) {
+        if (lockOn && monitor != null) {
+            guarded(OP_ACQUIRE, hash, bci, monitor, null, null);
+        }
+    }
+
     /** The current thread is about to release {@code monitor} at {@code bci} (0: synchronized method). */
     public static void lockRelease(Object monitor, int bci) {
         if (lockOn && monitor != null) {
@@ -263,10 +279,10 @@ public final class Trace {
                 case OP_CAUGHT -> caught(s);
                 case OP_SUPER_CALL -> superCall(s, methodId);
                 case OP_SUPER_RETURNED -> superReturned(s, methodId);
-                case OP_ACQUIRE -> records.object(s, TraceBufferFormat.ACQUIRE, object, bci);
-                case OP_RELEASE -> records.object(s, TraceBufferFormat.RELEASE, object, bci);
+                case OP_ACQUIRE -> records.object(s, TraceBufferFormat.ACQUIRE, object, methodId, bci);
+                case OP_RELEASE -> records.object(s, TraceBufferFormat.RELEASE, object, 0, bci);
                 case OP_ALLOC -> {
-                    records.object(s, TraceBufferFormat.ALLOC, object, bci);
+                    records.object(s, TraceBufferFormat.ALLOC, object, 0, bci);
                     if (deathOn) {
                         ObjectDeaths.register(object);
                     }
@@ -413,8 +429,11 @@ public final class Trace {
         /** A method record of {@code kind} ({@link TraceBufferFormat#ENTRY}, {@code EXIT}, {@code EXIT_BY_EXCEPTION}); {@code bci} only for an exit. */
         abstract void method(ThreadState s, int kind, int methodId, int bci);
 
-        /** An object record of {@code kind} ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE}, {@code ALLOC}). */
-        abstract void object(ThreadState s, int kind, Object object, int bci);
+        /**
+         * An object record of {@code kind} ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE},
+         * {@code ALLOC}); {@code hash} is the object's identity hash when the caller knows it, else 0.
+         */
+        abstract void object(ThreadState s, int kind, Object object, int hash, int bci);
 
         /**
          * A heap record of {@code kind}: for {@link TraceBufferFormat#THROW} and {@code HANDLED}
@@ -440,11 +459,11 @@ public final class Trace {
         }
 
         @Override
-        void object(ThreadState s, int kind, Object object, int bci) {
+        void object(ThreadState s, int kind, Object object, int hash, int bci) {
             sync(s);
             long ids = kind == TraceBufferFormat.RELEASE ? s.monitorReleased(object) : -1;
             if (ids < 0) {
-                ids = (long) ClassIds.of(object.getClass()) << 32 | System.identityHashCode(object) & 0xFFFFFFFFL;
+                ids = (long) ClassIds.of(object.getClass()) << 32 | (hash != 0 ? hash : System.identityHashCode(object)) & 0xFFFFFFFFL;
                 if (kind == TraceBufferFormat.ACQUIRE) {
                     s.monitorAcquired(object, ids);
                 }
@@ -517,13 +536,13 @@ public final class Trace {
 
         // Each kind has its own JFR event class (their fields differ in name), hence one branch each.
         @Override
-        void object(ThreadState s, int kind, Object object, int bci) {
+        void object(ThreadState s, int kind, Object object, int hash, int bci) {
             switch (kind) {
                 case TraceBufferFormat.ACQUIRE -> {
                     LockAcquireEvent e = new LockAcquireEvent();
                     if (e.shouldCommit()) {
                         e.monitorClass = object.getClass();
-                        e.identityHash = System.identityHashCode(object);
+                        e.identityHash = hash != 0 ? hash : System.identityHashCode(object);
                         e.bytecodeIndex = bci;
                         e.sequence = ++s.sequence;
                         e.commit();

@@ -92,8 +92,10 @@ class AdaptersTest {
 
     @Test
     void monitorAdapterReportsEnterAfterAndExitBeforeWithTheirBytecodeIndexes() {
-        MethodNode m = TestClasses.rewrite(SMALL, "block", (next, pos) -> new MonitorAdapter(next, pos, true));
-        assertEquals(List.of("aload 1", "dup", "astore 2", "monitorenter", "aload 2", "iconst_3", "invokestatic Trace.lockAcquire",
+        // block's max_locals is 4 (this, the argument, javac's copy of the monitor, the exception)
+        MethodNode m = TestClasses.rewrite(SMALL, "block", (next, pos) -> new MonitorAdapter(next, pos, true, 4));
+        assertEquals(List.of("aload 1", "dup", "astore 2", "dup", "invokestatic Trace.lockHash", "istore 4", "monitorenter",
+                "aload 2", "iload 4", "iconst_3", "invokestatic Trace.lockAcquire",
                 "iconst_1", "aload 2", "bipush 6", "invokestatic Trace.lockRelease", "aload 2", "monitorexit", "ireturn",
                 "astore 3", "aload 2", "bipush 10", "invokestatic Trace.lockRelease", "aload 2", "monitorexit",
                 "aload 3", "athrow"), TestClasses.insns(m));
