@@ -45,8 +45,12 @@ public final class AppsBench {
      * {@code Deferral}), to measure both in the same run.
      */
     static final List<String> EXTRA_CONFIGS = List.of("agent-eager");
+    /** Suffix of the configurations run with the agent of {@code --against DIR}. */
+    static final String AGAINST = "@against";
+    /** Where a built checkout keeps its agent ({@code --against DIR}). */
+    static final String AGENT_IN_CHECKOUT = "injector/target/minitrace-agent.jar";
     static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager]"
-            + " [--keep DIR] [--no-convert]";
+            + " [--keep DIR] [--no-convert] [--against CHECKOUT]";
     private static final String EVENTS = "method+lock+alloc";
 
     /** A real application: where its jars are, which packages are its own, how to run its workload. */
@@ -77,7 +81,8 @@ public final class AppsBench {
     }
 
     /** The parsed command line. {@code configsGiven}: whether --configs named them (then jep520 on JDK < 25 is an error). */
-    record Options(Path javaHome, int rounds, List<String> apps, List<String> configs, boolean configsGiven, Path keep, boolean convert) {
+    record Options(Path javaHome, int rounds, List<String> apps, List<String> configs, boolean configsGiven, Path keep, boolean convert,
+            Path against) {
     }
 
     private AppsBench() {
@@ -103,6 +108,7 @@ public final class AppsBench {
         List<String> configs = new ArrayList<>(CONFIGS);
         boolean configsGiven = false;
         Path keep = null;
+        Path against = null;
         boolean convert = true;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -132,6 +138,12 @@ public final class AppsBench {
                     configsGiven = true;
                 }
                 case "--keep" -> keep = Path.of(value(args, ++i, a));
+                case "--against" -> {
+                    against = Path.of(value(args, ++i, a));
+                    if (!Files.isRegularFile(against.resolve(AGENT_IN_CHECKOUT))) {
+                        throw new UsageException("--against " + against + ": no " + AGENT_IN_CHECKOUT + " there (expected a built checkout)");
+                    }
+                }
                 case "--no-convert" -> convert = false;
                 case "-h", "--help" -> {
                     System.out.println("usage: " + USAGE);
@@ -142,7 +154,7 @@ public final class AppsBench {
                 default -> throw new UsageException("unknown option '" + a + "'; usage: " + USAGE);
             }
         }
-        return new Options(javaHome, rounds, apps, configs, configsGiven, keep, convert);
+        return new Options(javaHome, rounds, apps, configs, configsGiven, keep, convert, against);
     }
 
     private static String value(String[] args, int i, String option) throws UsageException {
@@ -174,6 +186,17 @@ public final class AppsBench {
                 throw new UsageException("--configs jep520 needs a JDK 25 or later child (--java); this one is JDK " + feature);
             }
             configs.remove("jep520");
+        }
+        if (o.against() != null) {
+            // Every configuration that loads the agent runs again, in the same rounds, with the agent of another checkout.
+            List<String> both = new ArrayList<>();
+            for (String c : configs) {
+                both.add(c);
+                if (!c.equals("plain") && !c.equals("jep520")) {
+                    both.add(c + AGAINST);
+                }
+            }
+            configs = both;
         }
         Path root = BenchPaths.projectRoot();
         Path appsDir = root.resolve("bench/target/apps");
@@ -215,10 +238,12 @@ public final class AppsBench {
                     Files.deleteIfExists(recording);
                     List<String> cmd = new ArrayList<>();
                     cmd.add(o.javaHome().resolve("bin/java").toString());
-                    String agentOption = "-javaagent:" + agent + "=include=" + app.includeFilter() + ",events=" + EVENTS;
+                    boolean other = config.endsWith(AGAINST);
+                    String agentOption = "-javaagent:" + (other ? o.against().resolve(AGENT_IN_CHECKOUT) : agent)
+                            + "=include=" + app.includeFilter() + ",events=" + EVENTS;
                     // The recording options are those 'bin/mt run' gives (memorysize: so JFR drops nothing).
                     String recordingOptions = ",filename=" + recording + ",dumponexit=true,maxsize=0,disk=true";
-                    switch (config) {
+                    switch (other ? config.substring(0, config.length() - AGAINST.length()) : config) {
                         case "plain" -> {
                         }
                         case "agent" -> cmd.add(agentOption);
@@ -295,6 +320,12 @@ public final class AppsBench {
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-5s", e.getKey()));
             if (configs.contains("agent")) {
                 sb.append(" agent without recording ").append(fmt(r.slowdown("agent", "plain"), 3)).append("x plain (target <= 1.03);");
+            }
+            if (configs.contains("agent" + AGAINST)) {
+                sb.append(" (--against: ").append(fmt(r.slowdown("agent" + AGAINST, "plain"), 3)).append("x);");
+            }
+            if (configs.contains("full" + AGAINST)) {
+                sb.append(" full trace of --against ").append(fmt(r.slowdown("full" + AGAINST, "plain"), 2)).append("x plain;");
             }
             if (configs.contains("agent-eager")) {
                 sb.append(" agent-eager ").append(fmt(r.slowdown("agent-eager", "plain"), 3)).append("x plain;");

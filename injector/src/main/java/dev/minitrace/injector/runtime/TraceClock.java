@@ -32,6 +32,8 @@ public final class TraceClock {
     static boolean stampEvery;
 
     private static boolean exported;
+    /** Kept by {@link #open} until {@link #ready} opens the modules with it. */
+    private static Instrumentation instrumentation;
     private static boolean gcCounted;
     private static boolean stampOption;
     private static volatile int state; // 0 unknown, 1 ready, -1 unavailable
@@ -47,13 +49,26 @@ public final class TraceClock {
     }
 
     /**
-     * Opens {@code jdk.jfr.internal} to the agent. Called once at agent start, before JFR exists;
-     * failing leaves buffered records off (the agent then commits one event per record).
+     * Remembers what {@link #ready} needs to open {@code jdk.jfr.internal} to the agent and to map
+     * the JVM's collection counters. Called once at agent start; the work itself waits for the
+     * first recording that wants buffered records (about 20 ms of start-up that a JVM which never
+     * records does not pay). Failing then leaves buffered records off (the agent then commits one
+     * event per record).
      *
      * @param everyRecord the {@code stamp=every} agent option
      */
     public static synchronized void open(Instrumentation inst, boolean everyRecord) {
         stampOption = everyRecord;
+        instrumentation = inst;
+    }
+
+    /** Exports {@code jdk.jfr.internal} to the agent and maps the collection counters, once. */
+    private static void openModules() {
+        Instrumentation inst = instrumentation;
+        if (inst == null) {
+            return;
+        }
+        instrumentation = null;
         try {
             Module jfr = ModuleLayer.boot().findModule("jdk.jfr").orElse(null);
             if (jfr == null) {
@@ -77,6 +92,7 @@ public final class TraceClock {
             return state > 0;
         }
         state = -1;
+        openModules();
         if (!exported) {
             return false;
         }
