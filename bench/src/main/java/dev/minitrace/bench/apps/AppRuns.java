@@ -75,6 +75,27 @@ final class AppRuns {
         return x.isPresent() && p.isPresent() ? OptionalDouble.of(x.getAsDouble() / p.getAsDouble()) : OptionalDouble.empty();
     }
 
+    /**
+     * The median over rounds of each round's wall time of {@code config} divided by the same
+     * round's {@code plain}: on a machine whose load drifts between rounds this compares runs made
+     * close together, where the ratio of the two medians may take them from different rounds.
+     */
+    OptionalDouble slowdownPerRound(String config, String plain) {
+        List<Run> xs = runs(config);
+        List<Run> ps = runs(plain);
+        double[] ratios = new double[Math.min(xs.size(), ps.size())];
+        int n = 0;
+        for (Run x : xs) {
+            for (Run p : ps) {
+                if (p.round() == x.round() && p.wallSeconds() > 0) {
+                    ratios[n++] = x.wallSeconds() / p.wallSeconds();
+                    break;
+                }
+            }
+        }
+        return median(Arrays.copyOf(ratios, n));
+    }
+
     /** (x − plain) ÷ (reference − plain) of the median wall times: the share of the reference's added cost that x adds. */
     OptionalDouble addedCostRatio(String config, String reference, String plain) {
         OptionalDouble x = medianWall(config);

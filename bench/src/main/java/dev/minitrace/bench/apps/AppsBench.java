@@ -319,10 +319,12 @@ public final class AppsBench {
             AppRuns r = e.getValue();
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-5s", e.getKey()));
             if (configs.contains("agent")) {
-                sb.append(" agent without recording ").append(fmt(r.slowdown("agent", "plain"), 3)).append("x plain (target <= 1.03);");
+                sb.append(" agent without recording ").append(fmt(r.slowdown("agent", "plain"), 3)).append("x plain, per round ")
+                        .append(fmt(r.slowdownPerRound("agent", "plain"), 3)).append("x (target <= 1.03);");
             }
             if (configs.contains("agent" + AGAINST)) {
-                sb.append(" (--against: ").append(fmt(r.slowdown("agent" + AGAINST, "plain"), 3)).append("x);");
+                sb.append(" (--against: ").append(fmt(r.slowdown("agent" + AGAINST, "plain"), 3)).append("x, per round ")
+                        .append(fmt(r.slowdownPerRound("agent" + AGAINST, "plain"), 3)).append("x);");
             }
             if (configs.contains("full" + AGAINST)) {
                 sb.append(" full trace of --against ").append(fmt(r.slowdown("full" + AGAINST, "plain"), 2)).append("x plain;");

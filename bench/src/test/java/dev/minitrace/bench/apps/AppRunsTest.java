@@ -36,6 +36,21 @@ class AppRunsTest {
     }
 
     @Test
+    void perRoundRatiosPairRunsOfTheSameRound() {
+        AppRuns r = new AppRuns("x");
+        // The load drifts: round 3 is slow for both configurations alike.
+        r.add(run("plain", 1, 10, "c"));
+        r.add(run("agent", 1, 10.5, "c"));
+        r.add(run("plain", 2, 11, "c"));
+        r.add(run("agent", 2, 11.0, "c"));
+        r.add(run("plain", 3, 20, "c"));
+        r.add(run("agent", 3, 21, "c"));
+        assertEquals(1.05, r.slowdownPerRound("agent", "plain").getAsDouble(), 1e-12); // ratios 1.05, 1.0, 1.05
+        assertEquals(11.0 / 11, r.slowdown("agent", "plain").getAsDouble(), 1e-12); // the medians come from round 2
+        assertTrue(r.slowdownPerRound("full", "plain").isEmpty());
+    }
+
+    @Test
     void aDifferentChecksumFailsAtOnceNamingBothRuns() {
         AppRuns r = new AppRuns("h2");
         r.add(run("plain", 1, 10, "aaaa"));
@@ -49,7 +64,8 @@ class AppRunsTest {
     void badCommandLinesAreUsageErrors() throws Exception {
         for (String[] args : List.of(new String[] {"--rounds", "0"}, new String[] {"--rounds", "x"}, new String[] {"--rounds"},
                 new String[] {"--apps", "ecj,nope"}, new String[] {"--configs", "plain,fast"}, new String[] {"--frobnicate"},
-                new String[] {"--java", "/no/such/jdk"}, new String[] {"--keep", "--rounds", "1"})) {
+                new String[] {"--java", "/no/such/jdk"}, new String[] {"--keep", "--rounds", "1"},
+                new String[] {"--against", "/no/such/checkout"})) {
             assertThrows(AppsBench.UsageException.class, () -> AppsBench.parse(args), String.join(" ", args));
         }
         AppsBench.Options o = AppsBench.parse(new String[] {"--rounds", "2", "--apps", "h2,ecj,h2", "--configs", "plain,full"});
