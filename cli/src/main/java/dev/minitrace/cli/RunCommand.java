@@ -88,6 +88,10 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         TracedProcess.Result result = TracedRun.run(err, "run", jfc, out, () -> AgentOptions.format(includes, excludes, events), javaArgs);
+        for (Path kept : result.keptRepositories()) {
+            err.println("run: the recording is not complete; JFR's chunks are kept in " + kept + ": mt recover " + kept
+                    + " OUT.mtlog (delete the folder when done)");
+        }
         if (result.recording() == null) {
             err.println("run: no recording was written (the JVM ended before JFR could dump it); exit status "
                     + result.exitStatus());

@@ -34,9 +34,18 @@ public final class RecordingOptions {
                 + ",dumponexit=true,maxsize=0,disk=true";
     }
 
-    /** {@code -XX:FlightRecorderOptions:memorysize=64m}, see {@link #MEMORY_SIZE}. */
-    public static String flightRecorderOptions() {
-        return "-XX:FlightRecorderOptions:memorysize=" + MEMORY_SIZE;
+    /** The first JDK whose JFR has {@code preserve-repository}. */
+    public static final int PRESERVE_REPOSITORY_SINCE = 21;
+
+    /**
+     * {@code -XX:FlightRecorderOptions:memorysize=64m} (see {@link #MEMORY_SIZE}), and on a JDK
+     * {@code feature} that has it {@code preserve-repository=true}: JFR then keeps its chunk files
+     * after the JVM exits in any way, which {@link TracedProcess} undoes once the recording is
+     * known to be complete.
+     */
+    public static String flightRecorderOptions(int feature) {
+        return "-XX:FlightRecorderOptions:memorysize=" + MEMORY_SIZE
+                + (feature >= PRESERVE_REPOSITORY_SINCE ? ",preserve-repository=true" : "");
     }
 
     private static String value(String option, Path path) {

@@ -1,5 +1,7 @@
 package dev.minitrace.launch;
 
+import dev.minitrace.converter.recovery.RecordingRepository;
+import dev.minitrace.converter.recovery.Recovery;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -33,8 +35,16 @@ public final class TracedProcess {
         }
     }
 
-    /** How the child ended: its exit status and the recording, or {@code null} if JFR wrote none. */
-    public record Result(long pid, int exitStatus, Path recording) {
+    /**
+     * How the child ended: its exit status, the recording ({@code null} if JFR wrote none or an
+     * unfinished one), and the JFR repositories of the child that were kept because the
+     * recording is not complete (empty when JFR deleted them, or when the recording is complete).
+     */
+    public record Result(long pid, int exitStatus, Path recording, List<Path> keptRepositories) {
+        /** Makes the list immutable. */
+        public Result {
+            keptRepositories = List.copyOf(keptRepositories);
+        }
     }
 
     private final Spec spec;
@@ -84,7 +94,7 @@ public final class TracedProcess {
         String options = spec.agentOptions();
         cmd.add("-javaagent:" + spec.agentJar() + (options.isEmpty() ? "" : "=" + options));
         if (!userSetsRecorderOptions()) {
-            cmd.add(RecordingOptions.flightRecorderOptions());
+            cmd.add(RecordingOptions.flightRecorderOptions(Runtime.version().feature()));
         }
         cmd.add(RecordingOptions.startFlightRecording(spec.profile(), partial));
         cmd.addAll(spec.javaArgs());
@@ -153,8 +163,65 @@ public final class TracedProcess {
             moveIntoPlace();
             written = spec.recording();
         }
-        result = new Result(process.pid(), status, written);
+        result = new Result(process.pid(), status, written, settleRepositories(process.pid(), written));
         return result;
+    }
+
+    /**
+     * The child's JFR repositories ({@code <time>_<pid>} under its repository or temporary
+     * folder) once it has exited: deleted when {@code written} is a complete recording (every
+     * chunk finished), since they then hold nothing more and would double the disk a trace takes;
+     * otherwise kept and returned, for {@code mt recover}. Without {@code preserve-repository}
+     * (JDK 17 to 20) JFR deleted them itself after an orderly exit.
+     */
+    private List<Path> settleRepositories(long pid, Path written) {
+        List<Path> found;
+        try {
+            found = RecordingRepository.ofProcess(pid, List.of(repositoryRoot()));
+        } catch (IOException e) {
+            return List.of();
+        }
+        boolean complete;
+        try {
+            complete = written != null && !Recovery.needed(written);
+        } catch (IOException e) {
+            complete = false;
+        }
+        if (!complete) {
+            return found;
+        }
+        for (Path folder : found) {
+            deleteTree(folder);
+        }
+        return List.of();
+    }
+
+    /** Where the child's JFR puts its repository: {@code repository=} of its recorder options, else its temporary folder. */
+    Path repositoryRoot() {
+        String repository = null;
+        String tmpdir = System.getProperty("java.io.tmpdir");
+        for (String a : spec.javaArgs()) {
+            if (a.startsWith("-Djava.io.tmpdir=")) {
+                tmpdir = a.substring("-Djava.io.tmpdir=".length());
+            } else if (a.startsWith("-XX:FlightRecorderOptions")) {
+                for (String kv : a.substring("-XX:FlightRecorderOptions".length()).replaceFirst("^[:=]", "").split(",")) {
+                    if (kv.startsWith("repository=")) {
+                        repository = kv.substring("repository=".length());
+                    }
+                }
+            }
+        }
+        return Path.of(repository != null ? repository : tmpdir).toAbsolutePath();
+    }
+
+    private static void deleteTree(Path folder) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(folder)) {
+            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // what stays is only disk: the recording itself is complete
+        }
     }
 
     private void moveIntoPlace() {

@@ -95,6 +95,75 @@ class RunCommandIT {
         assertEquals(3, Trace.read(out).count("main", "minitrace.MethodEntry", FIXTURE + "::work"));
     }
 
+    /**
+     * JFR deletes its repository after an orderly exit even when it could not write the
+     * recording (here: the output folder was removed while the program ran), losing the trace.
+     * On JDK 21 and later {@code mt run} keeps it ({@code preserve-repository=true}) and says
+     * where; after a complete recording it deletes it, as JFR would have.
+     */
+    @Test
+    void theRepositoryStaysOnlyWhenTheRecordingIsNotComplete() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        // A complete recording: nothing of the child's repository is left.
+        ChildProcess.Outcome ok = ChildProcess.cli(dir, "run", "--out", dir.resolve("ok.jfr").toString(), "--",
+                "-Djava.io.tmpdir=" + tmp, "-cp", ChildProcess.testClasses(), FIXTURE, "go", "0");
+        assertEquals(0, ok.status(), ok::toString);
+        long okPid = pidOf(ok.err());
+        assertEquals(List.of(), repositoriesOf(tmp, okPid), ok::err);
+
+        // The recording cannot be written: the output folder is gone when the program ends.
+        Path outDir = Files.createDirectories(dir.resolve("gone"));
+        Path errFile = dir.resolve("stderr.txt");
+        Process mt = ChildProcess.builder(dir, ChildProcess.cliCommand("run", "--out", outDir.resolve("t.jfr").toString(), "--",
+                "-Djava.io.tmpdir=" + tmp, "-cp", ChildProcess.testClasses(), FIXTURE, "wait", "0"))
+                .redirectError(errFile.toFile()).start();
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(mt.getInputStream(), StandardCharsets.UTF_8));
+        long pid = -1;
+        for (String line = stdout.readLine(); line != null; line = stdout.readLine()) {
+            if (line.startsWith("ready ")) {
+                pid = Long.parseLong(line.substring("ready ".length()));
+                break;
+            }
+        }
+        assertTrue(pid > 0, () -> "the program never said ready: " + readQuietly(errFile));
+        try (java.util.stream.Stream<Path> inside = Files.list(outDir)) {
+            for (Path p : inside.toList()) {
+                Files.delete(p); // JFR's file for the recording, made when it started
+            }
+        }
+        Files.delete(outDir);
+        mt.getOutputStream().close();
+        stdout.transferTo(java.io.Writer.nullWriter());
+        mt.waitFor();
+        String err = readQuietly(errFile);
+        List<Path> kept = repositoriesOf(tmp, pid);
+        if (Runtime.version().feature() >= 21) {
+            assertEquals(1, kept.size(), err);
+            assertTrue(err.contains("run: the recording is not complete; JFR's chunks are kept in " + kept.get(0)), err);
+            try (java.util.stream.Stream<Path> chunks = Files.list(kept.get(0))) {
+                assertTrue(chunks.anyMatch(p -> p.getFileName().toString().endsWith(".jfr")), "the chunks are there");
+            }
+            ChildProcess.Outcome recovered = ChildProcess.cli(dir, "convert", kept.get(0).toString(), dir.resolve("r.mtlog").toString());
+            assertTrue(recovered.status() == 0 || recovered.status() == 3, recovered::toString);
+            assertTrue(Files.size(dir.resolve("r.mtlog")) > 0);
+        } else {
+            assertEquals(List.of(), kept, "JDK " + Runtime.version().feature() + " has no preserve-repository: JFR deleted it");
+        }
+    }
+
+    private static long pidOf(String err) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("tracing pid (\\d+) ").matcher(err);
+        assertTrue(m.find(), err);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The JFR repositories ({@code <time>_<pid>}) of process {@code pid} under {@code tmp}. */
+    private static List<Path> repositoriesOf(Path tmp, long pid) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> s = Files.list(tmp)) {
+            return s.filter(p -> Files.isDirectory(p) && p.getFileName().toString().endsWith("_" + pid)).toList();
+        }
+    }
+
     private static String readQuietly(Path p) {
         try {
             return Files.readString(p);

@@ -46,7 +46,7 @@ class TracedProcessTest {
         Path partial = p.partialRecording();
         assertEquals(List.of(TracedProcess.javaExecutable().toAbsolutePath().toString(),
                 "-javaagent:" + dir.resolve("agent.jar").toAbsolutePath() + "=events=method",
-                "-XX:FlightRecorderOptions:memorysize=64m",
+                RecordingOptions.flightRecorderOptions(Runtime.version().feature()),
                 RecordingOptions.startFlightRecording(PROFILE.toAbsolutePath().normalize(), partial),
                 "-Xmx64m", "-cp", "x.jar", "a.Main", "1"), cmd);
         assertEquals(dir.resolve("trace.jfr").getParent(), partial.getParent(), "renamed within one folder");
