@@ -19,10 +19,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * MiniTrace alongside a Byte Buddy agent that weaves advice into the same class, in both orders,
- * and through a retransformation of that class while both are installed: the other agent's
- * advice still counts every call, and MiniTrace's traces stay exact (every record of both threads,
- * in the known order).
+ * MiniTrace alongside another agent, in both orders: a Byte Buddy agent that weaves advice into
+ * the same class, also through a retransformation of that class while both are installed (the
+ * other agent's advice still counts every call), and JaCoCo's agent (its coverage stays complete);
+ * MiniTrace's traces stay exact (every record of both threads, in the known order).
  */
 class OtherAgentIT {
     private static final int CALLS = 1000;
@@ -56,6 +56,65 @@ class OtherAgentIT {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), output);
         assertTrue(output.contains("even " + CALLS), "the other agent's advice counted every call of even: " + output);
+        assertExactTrace(jfr, output);
+    }
+
+    /**
+     * JaCoCo's released agent (the runtime jar of org.jacoco.agent) beside MiniTrace's, in both
+     * orders: JaCoCo's coverage of the traced methods is complete (read with org.jacoco.core
+     * against the class's own bytes, so its probes were inserted into the original class), and
+     * MiniTrace's traces stay exact.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void jacocoAndMiniTraceWorkInEitherOrder(boolean miniTraceFirst) throws Exception {
+        Path jacocoJar = null;
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (entry.contains("org.jacoco.agent") && entry.endsWith("-runtime.jar")) {
+                jacocoJar = Path.of(entry);
+            }
+        }
+        assertTrue(jacocoJar != null, "JaCoCo's runtime agent is a test dependency");
+        Path exec = dir.resolve("jacoco.exec");
+        String jacoco = "-javaagent:" + jacocoJar + "=destfile=" + exec + ",includes=fixture.recover.*";
+        String miniTrace = "-javaagent:" + ChildProcess.ROOT.resolve("injector/target/minitrace-agent.jar") + "=include=fixture.recover.Steps";
+        Path jfr = dir.resolve("jacoco.jfr");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(miniTraceFirst ? List.of(miniTrace, jacoco) : List.of(jacoco, miniTrace));
+        cmd.addAll(List.of("-XX:StartFlightRecording:name=minitrace,settings=" + ChildProcess.ROOT.resolve("jfc-profiles/minitrace.jfc")
+                + ",filename=" + jfr + ",dumponexit=true,maxsize=0", "-cp", System.getProperty("java.class.path"),
+                Both.class.getName(), Integer.toString(CALLS)));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), output);
+        assertTrue(!output.contains("minitrace: not instrumenting") && !output.contains("minitrace: cannot"), output);
+        assertExactTrace(jfr, output);
+
+        org.jacoco.core.tools.ExecFileLoader loader = new org.jacoco.core.tools.ExecFileLoader();
+        loader.load(exec.toFile());
+        org.jacoco.core.analysis.CoverageBuilder coverage = new org.jacoco.core.analysis.CoverageBuilder();
+        byte[] original;
+        try (java.io.InputStream in = fixture.recover.Steps.class.getResourceAsStream("Steps.class")) {
+            original = in.readAllBytes();
+        }
+        new org.jacoco.core.analysis.Analyzer(loader.getExecutionDataStore(), coverage).analyzeClass(original, "Steps.class");
+        assertEquals(1, coverage.getClasses().size());
+        org.jacoco.core.analysis.IClassCoverage steps = coverage.getClasses().iterator().next();
+        assertTrue(loader.getExecutionDataStore().contains("fixture/recover/Steps"), "JaCoCo saw the original class");
+        int checked = 0;
+        for (org.jacoco.core.analysis.IMethodCoverage m : steps.getMethods()) {
+            if (List.of("step", "even", "odd").contains(m.getName())) {
+                assertEquals(m.getInstructionCounter().getTotalCount(), m.getInstructionCounter().getCoveredCount(),
+                        "JaCoCo covered all of " + m.getName() + " (order: MiniTrace " + (miniTraceFirst ? "first" : "second") + ")");
+                checked++;
+            }
+        }
+        assertEquals(3, checked);
+    }
+
+    /** Every record of both threads, in the known order, with contiguous sequences. */
+    private static void assertExactTrace(Path jfr, String output) throws Exception {
         Trace t = Trace.read(jfr);
         assertTrue(t.unresolved.isEmpty(), t.unresolved::toString);
         for (String thread : List.of("both-0", "both-1")) {

@@ -103,10 +103,10 @@ public final class ClassTransformer {
         List<Integer> access = new ArrayList<>();
         for (int i = 0; i < plan.names.size(); i++) {
             int acc = plan.access.get(i);
-            if ((acc & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+            String name = plan.names.get(i);
+            if ((acc & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || isOtherToolsMember(acc, name)) {
                 continue;
             }
-            String name = plan.names.get(i);
             String key = name + plan.descriptors.get(i);
             boolean isTraced = maybeTraced && selector.traces(className, plan.classAnnotations, name, plan.methodAnnotations.get(i));
             boolean isCaptured = maybeCaptured && name.charAt(0) != '<'
@@ -139,6 +139,15 @@ public final class ClassTransformer {
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         reader.accept(new Rewriter(writer, localIndex, boundaries, captured, methodIds, offsets), 0);
         return new Result(writer.toByteArray(), methodIds, traced, access);
+    }
+
+    /**
+     * A method another instrumentation tool added to the class, which a trace of the program
+     * leaves out: JaCoCo's synthetic {@code $jacocoInit} (its documentation asks other tools to
+     * ignore its {@code $jacoco} members). Its code still runs and is left as it is.
+     */
+    static boolean isOtherToolsMember(int access, String name) {
+        return (access & Opcodes.ACC_SYNTHETIC) != 0 && name.startsWith("$jacoco");
     }
 
     /**
