@@ -93,8 +93,10 @@ public final class RunCommand implements Callable<Integer> {
                     + " OUT.mtlog (delete the folder when done)");
         }
         if (result.recording() == null) {
-            err.println("run: no recording was written (the JVM ended before JFR could dump it); exit status "
-                    + result.exitStatus());
+            err.println((Files.isRegularFile(out)
+                    ? "run: the recording " + out + " is not complete (the JVM ended while JFR wrote it; mt convert reads what it holds)"
+                    : "run: no recording was written (the JVM ended before JFR could dump it)")
+                    + "; exit status " + result.exitStatus());
             err.flush();
             return result.exitStatus() == 0 ? ExitCodes.FAILED : result.exitStatus();
         }

@@ -158,34 +158,35 @@ public final class TracedProcess {
                 // keep waiting: leaving before the child dumped would lose the recording
             }
         }
-        Path written = null;
+        boolean complete = false;
         if (Files.isRegularFile(partial)) {
             moveIntoPlace();
-            written = spec.recording();
+            try {
+                complete = Recovery.complete(spec.recording());
+                if (!complete && Files.size(spec.recording()) == 0) {
+                    Files.delete(spec.recording()); // JFR made it at the start and never wrote it: the JVM died
+                }
+            } catch (IOException e) {
+                complete = false;
+            }
         }
-        result = new Result(process.pid(), status, written, settleRepositories(process.pid(), written));
+        result = new Result(process.pid(), status, complete ? spec.recording() : null, settleRepositories(process.pid(), complete));
         return result;
     }
 
     /**
      * The child's JFR repositories ({@code <time>_<pid>} under its repository or temporary
-     * folder) once it has exited: deleted when {@code written} is a complete recording (every
-     * chunk finished), since they then hold nothing more and would double the disk a trace takes;
+     * folder) once it has exited: deleted when the recording is complete (every chunk finished,
+     * {@link Recovery#complete}), since they then hold nothing more and would double the disk a trace takes;
      * otherwise kept and returned, for {@code mt recover}. Without {@code preserve-repository}
      * (JDK 17 to 20) JFR deleted them itself after an orderly exit.
      */
-    private List<Path> settleRepositories(long pid, Path written) {
+    private List<Path> settleRepositories(long pid, boolean complete) {
         List<Path> found;
         try {
             found = RecordingRepository.ofProcess(pid, List.of(repositoryRoot()));
         } catch (IOException e) {
             return List.of();
-        }
-        boolean complete;
-        try {
-            complete = written != null && !Recovery.needed(written);
-        } catch (IOException e) {
-            complete = false;
         }
         if (!complete) {
             return found;

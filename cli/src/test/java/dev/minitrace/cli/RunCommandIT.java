@@ -151,6 +151,37 @@ class RunCommandIT {
         }
     }
 
+    /** kill -9 of the traced program: no recording, and its repository kept and named on every JDK. */
+    @Test
+    void afterKillNineTheRepositoryIsKeptAndNamed() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path out = dir.resolve("killed.jfr");
+        Path errFile = dir.resolve("stderr.txt");
+        Process mt = ChildProcess.builder(dir, ChildProcess.cliCommand("run", "--out", out.toString(), "--",
+                "-Djava.io.tmpdir=" + tmp, "-cp", ChildProcess.testClasses(), FIXTURE, "wait", "0"))
+                .redirectError(errFile.toFile()).start();
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(mt.getInputStream(), StandardCharsets.UTF_8));
+        long pid = -1;
+        for (String line = stdout.readLine(); line != null; line = stdout.readLine()) {
+            if (line.startsWith("ready ")) {
+                pid = Long.parseLong(line.substring("ready ".length()));
+                break;
+            }
+        }
+        assertTrue(pid > 0, () -> "the program never said ready: " + readQuietly(errFile));
+        Process kill = new ProcessBuilder("kill", "-9", Long.toString(pid)).start();
+        assertEquals(0, kill.waitFor());
+        stdout.transferTo(java.io.Writer.nullWriter());
+        assertEquals(137, mt.waitFor(), () -> readQuietly(errFile));
+        String err = readQuietly(errFile);
+        List<Path> kept = repositoriesOf(tmp, pid);
+        assertEquals(1, kept.size(), err);
+        assertTrue(err.contains("JFR's chunks are kept in " + kept.get(0) + ": mt recover " + kept.get(0)), err);
+        assertTrue(err.contains("run: no recording was written"), err);
+        assertTrue(!err.contains("recording written to"), err);
+        assertTrue(!Files.exists(out), "no empty file left as if it were the recording");
+    }
+
     private static long pidOf(String err) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("tracing pid (\\d+) ").matcher(err);
         assertTrue(m.find(), err);

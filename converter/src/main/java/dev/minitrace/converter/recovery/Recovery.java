@@ -53,6 +53,36 @@ public final class Recovery {
         }
     }
 
+    /**
+     * True when {@code file} is a whole recording: one or more chunks, each with JFR's magic and
+     * finished (state byte 0), their sizes adding up to the file's. An empty file (what JFR leaves
+     * when the JVM dies before it dumps), a cut one or one with an unfinished chunk is not.
+     */
+    public static boolean complete(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size == 0) {
+                return false;
+            }
+            ByteBuffer h = ByteBuffer.allocate(FlushSegments.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
+            long pos = 0;
+            while (pos < size) {
+                if (read(ch, h, pos) < FlushSegments.HEADER_SIZE || h.getInt(0) != MAGIC || h.get(FlushSegments.STATE_OFFSET) != 0) {
+                    return false;
+                }
+                long chunkSize = h.getLong(8);
+                if (chunkSize < FlushSegments.HEADER_SIZE || chunkSize > size - pos) {
+                    return false;
+                }
+                pos += chunkSize;
+            }
+            return true;
+        }
+    }
+
     /** Writes the readable part of {@code in} (a folder or a file) to {@code out}. */
     public static RecoveryReport write(Path in, Path out) throws IOException {
         List<Path> files;
