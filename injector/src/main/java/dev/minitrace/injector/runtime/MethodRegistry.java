@@ -4,16 +4,34 @@ import dev.minitrace.events.MethodDefinitionEvent;
 
 /**
  * The global table of traced methods: ids are reserved in blocks while a class is rewritten and
- * defined once the rewritten class is accepted. Arrays grow under a lock; readers take a snapshot
- * (the arrays and the count) under the same lock and read it without locking.
+ * defined once the rewritten class is accepted. Everything is read and written under one lock;
+ * {@link #commitAll} copies the live pages under it and commits outside it.
+ *
+ * <p>Ids are never reused (a late record must never name another method), so the table is kept in
+ * pages of {@link #PAGE_SIZE} ids: once every id of a page belongs to a collected class loader and
+ * no new id can fall into it, the page is dropped. An application that defines and drops classes
+ * all the time (proxies, generated code) then holds only the pages of ids still in use, instead
+ * of a slot per id it was ever given (docs/performance.md, class churn).
  */
 public final class MethodRegistry {
     private static final Object LOCK = new Object();
-    private static String[] classNames = new String[1024];
-    private static String[] methodNames = new String[1024];
-    private static String[] descriptors = new String[1024];
-    private static int[] modifiers = new int[1024];
-    /** Ids below this have been reserved; a reserved id whose class name is null is not defined. */
+    private static final int PAGE_BITS = 10;
+    /** Ids per page: a page holding one live id costs 16 KB, its slots 16 bytes an id. */
+    static final int PAGE_SIZE = 1 << PAGE_BITS;
+
+    /** One page of definitions; a slot whose class name is null is not defined. */
+    private static final class Page {
+        final String[] classNames = new String[PAGE_SIZE];
+        final String[] methodNames = new String[PAGE_SIZE];
+        final String[] descriptors = new String[PAGE_SIZE];
+        final int[] modifiers = new int[PAGE_SIZE];
+        /** Defined slots. */
+        int defined;
+    }
+
+    /** Pages by id / {@link #PAGE_SIZE}; null before its first definition and after it was dropped. */
+    private static Page[] pages = new Page[16];
+    /** Ids below this have been reserved. */
     private static int reserved;
     /**
      * Per class loader (weakly, so that unloading frees it), the id of each method ever traced,
@@ -63,15 +81,58 @@ public final class MethodRegistry {
         synchronized (LOCK) {
             int first = reserved;
             int needed = first + count;
-            if (needed > classNames.length) {
-                int size = Math.max(needed, classNames.length * 2);
-                classNames = java.util.Arrays.copyOf(classNames, size);
-                methodNames = java.util.Arrays.copyOf(methodNames, size);
-                descriptors = java.util.Arrays.copyOf(descriptors, size);
-                modifiers = java.util.Arrays.copyOf(modifiers, size);
+            int pagesNeeded = (needed >>> PAGE_BITS) + 1;
+            if (pagesNeeded > pages.length) {
+                pages = java.util.Arrays.copyOf(pages, Math.max(pagesNeeded, pages.length * 2));
             }
             reserved = needed;
             return first;
+        }
+    }
+
+    /** Under {@link #LOCK}: the page of a reserved id, made if needed. */
+    private static Page pageFor(int id) {
+        Page p = pages[id >>> PAGE_BITS];
+        if (p == null) {
+            p = new Page();
+            pages[id >>> PAGE_BITS] = p;
+        }
+        return p;
+    }
+
+    /** Under {@link #LOCK}: the page of {@code id} if it is defined there, else null. */
+    private static Page definedPage(int id) {
+        if (id < 0 || id >= reserved) {
+            return null;
+        }
+        Page p = pages[id >>> PAGE_BITS];
+        return p != null && p.classNames[id & (PAGE_SIZE - 1)] != null ? p : null;
+    }
+
+    /** Under {@link #LOCK}: forgets {@code id}'s definition, and its page once nothing in it is defined or can be. */
+    private static void undefine(int id) {
+        int page = id >>> PAGE_BITS;
+        Page p = pages[page];
+        int slot = id & (PAGE_SIZE - 1);
+        if (p == null || p.classNames[slot] == null) {
+            return;
+        }
+        p.classNames[slot] = null;
+        p.methodNames[slot] = null;
+        p.descriptors[slot] = null;
+        if (--p.defined == 0 && (page + 1) << PAGE_BITS <= reserved) {
+            pages[page] = null;
+        }
+    }
+
+    /** The number of pages held (for tests and the churn measurement). */
+    static int pagesHeld() {
+        synchronized (LOCK) {
+            int n = 0;
+            for (Page p : pages) {
+                n += p != null ? 1 : 0;
+            }
+            return n;
         }
     }
 
@@ -111,10 +172,15 @@ public final class MethodRegistry {
             if (id < 0 || id >= reserved) {
                 throw new IllegalArgumentException("method id " + id + " was never reserved (reserved: " + reserved + ")");
             }
-            classNames[id] = className;
-            methodNames[id] = methodName;
-            descriptors[id] = descriptor;
-            modifiers[id] = access;
+            Page p = pageFor(id);
+            int slot = id & (PAGE_SIZE - 1);
+            if (p.classNames[slot] == null) {
+                p.defined++;
+            }
+            p.classNames[slot] = className;
+            p.methodNames[slot] = methodName;
+            p.descriptors[slot] = descriptor;
+            p.modifiers[slot] = access;
         }
     }
 
@@ -128,19 +194,19 @@ public final class MethodRegistry {
             LIVE.clear();
             RETIRING.clear();
             bootIds = new java.util.HashMap<>();
-            java.util.Arrays.fill(classNames, null);
-            java.util.Arrays.fill(methodNames, null);
-            java.util.Arrays.fill(descriptors, null);
+            java.util.Arrays.fill(pages, null);
         }
     }
 
     /** {@code {className, methodName, descriptor}} of a defined id, or null. */
     public static String[] describe(int id) {
         synchronized (LOCK) {
-            if (id < 0 || id >= reserved || classNames[id] == null) {
+            Page p = definedPage(id);
+            if (p == null) {
                 return null;
             }
-            return new String[] {classNames[id], methodNames[id], descriptors[id]};
+            int slot = id & (PAGE_SIZE - 1);
+            return new String[] {p.classNames[slot], p.methodNames[slot], p.descriptors[slot]};
         }
     }
 
@@ -165,13 +231,15 @@ public final class MethodRegistry {
         String desc;
         int access;
         synchronized (LOCK) {
-            if (id < 0 || id >= reserved || classNames[id] == null) {
+            Page p = definedPage(id);
+            if (p == null) {
                 return false;
             }
-            cls = classNames[id];
-            name = methodNames[id];
-            desc = descriptors[id];
-            access = modifiers[id];
+            int slot = id & (PAGE_SIZE - 1);
+            cls = p.classNames[slot];
+            name = p.methodNames[slot];
+            desc = p.descriptors[slot];
+            access = p.modifiers[slot];
         }
         commit(id, cls, name, desc, access);
         return true;
@@ -182,34 +250,37 @@ public final class MethodRegistry {
      * and end of every chunk) and by the agent's re-emitter.
      */
     public static void commitAll() {
-        String[] cls;
-        String[] names;
-        String[] descs;
-        int[] access;
-        int count;
+        java.util.List<Object[]> copies = new java.util.ArrayList<>();
         synchronized (LOCK) {
             commitAllCalls++;
             retireCollected();
             // A copy taken under the lock is a consistent view; committing happens outside it so
             // that class definition is never blocked behind JFR.
-            count = reserved;
-            cls = java.util.Arrays.copyOf(classNames, count);
-            names = java.util.Arrays.copyOf(methodNames, count);
-            descs = java.util.Arrays.copyOf(descriptors, count);
-            access = java.util.Arrays.copyOf(modifiers, count);
+            for (int page = 0; page < pages.length; page++) {
+                Page p = pages[page];
+                if (p != null) {
+                    copies.add(new Object[] {page, p.classNames.clone(), p.methodNames.clone(), p.descriptors.clone(), p.modifiers.clone()});
+                }
+            }
         }
-        for (int id = 0; id < count; id++) {
-            String c = cls[id];
-            if (c != null) {
-                commit(id, c, names[id], descs[id], access[id]);
+        for (Object[] c : copies) {
+            int base = (Integer) c[0] << PAGE_BITS;
+            String[] cls = (String[]) c[1];
+            String[] names = (String[]) c[2];
+            String[] descs = (String[]) c[3];
+            int[] access = (int[]) c[4];
+            for (int slot = 0; slot < PAGE_SIZE; slot++) {
+                if (cls[slot] != null) {
+                    commit(base + slot, cls[slot], names[slot], descs[slot], access[slot]);
+                }
             }
         }
     }
 
     /**
      * Under {@link #LOCK}: queues the ids of loaders collected since the last call, and forgets the
-     * definitions of those queued {@link #GRACE_CALLS} calls of {@link #commitAll} ago. Ids are not
-     * reused (a late record must never name another method), so the arrays keep a slot per id.
+     * definitions of those queued {@link #GRACE_CALLS} calls of {@link #commitAll} ago, and with
+     * them every page left with nothing defined.
      */
     private static void retireCollected() {
         for (java.lang.ref.Reference<? extends ClassLoader> r; (r = GONE.poll()) != null;) {
@@ -226,10 +297,7 @@ public final class MethodRegistry {
         while (!RETIRING.isEmpty() && RETIRING.peekFirst()[0] + GRACE_CALLS <= commitAllCalls) {
             long[] batch = RETIRING.pollFirst();
             for (int i = 1; i < batch.length; i++) {
-                int id = (int) batch[i];
-                classNames[id] = null;
-                methodNames[id] = null;
-                descriptors[id] = null;
+                undefine((int) batch[i]);
             }
         }
     }

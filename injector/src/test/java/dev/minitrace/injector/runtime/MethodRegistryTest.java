@@ -80,4 +80,40 @@ class MethodRegistryTest {
         assertTrue(MethodRegistry.idFor(again, "gen.Gone", "m", "()V") > gone, "a new id, never the old one");
         assertEquals(kept, MethodRegistry.idFor(live, "gen.Kept", "m", "()V"));
     }
+
+    /**
+     * The table holds pages of ids, not a slot per id ever given: once a collected loader's
+     * definitions are dropped, the pages that held only its ids go too.
+     */
+    @Test
+    void pagesOfACollectedLoaderAreDropped() throws Exception {
+        ClassLoader dropped = new java.net.URLClassLoader(new java.net.URL[0], null);
+        int first = -1;
+        for (int i = 0; i < 3 * MethodRegistry.PAGE_SIZE; i++) {
+            int id = MethodRegistry.idFor(dropped, "gen.Churn", "m" + i, "()V");
+            MethodRegistry.define(id, "gen.Churn", "m" + i, "()V", 1);
+            first = first < 0 ? id : first;
+        }
+        int last = MethodRegistry.idFor(new java.net.URLClassLoader(new java.net.URL[0], null), "gen.After", "m", "()V");
+        assertTrue(last > first + 3 * MethodRegistry.PAGE_SIZE - 1, "every page of the loader's ids is reserved to its end");
+        int held = MethodRegistry.pagesHeld();
+        java.lang.ref.WeakReference<ClassLoader> ref = new java.lang.ref.WeakReference<>(dropped);
+        dropped = null;
+        for (int i = 0; i < 100 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(ref.get() == null, "the collector did not clear the loader");
+        Thread.sleep(200);
+        for (int i = 0; i < 4; i++) {
+            MethodRegistry.commitAll();
+        }
+        assertEquals(null, MethodRegistry.describe(first + MethodRegistry.PAGE_SIZE));
+        assertTrue(MethodRegistry.pagesHeld() <= held - 2, "the pages that held only its ids are gone: "
+                + held + " -> " + MethodRegistry.pagesHeld());
+        // an id of a dropped page is simply not defined; a new one is defined as ever
+        int fresh = MethodRegistry.reserve(1);
+        MethodRegistry.define(fresh, "gen.Fresh", "m", "()V", 1);
+        assertEquals("gen.Fresh", MethodRegistry.describe(fresh)[0]);
+    }
 }
