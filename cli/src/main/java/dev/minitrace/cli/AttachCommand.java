@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "attach",
         mixinStandardHelpOptions = true,
+        abbreviateSynopsis = true,
         sortOptions = false,
         description = {
             "Starts tracing a running JVM (Java 17 or later, same user) without restarting it.",
@@ -88,6 +89,13 @@ public final class AttachCommand implements Callable<Integer> {
                     + " written by the target JVM, replaced if it exists")
     Path out;
 
+    @Option(names = "--all-loaders",
+            description = "Also trace classes of loaders that cannot see the application class loader (a null"
+                    + " or platform parent: OSGi bundles, build tools' realms): the agent goes on the target's"
+                    + " bootstrap path, for which the JVM prints a warning and stops sharing (CDS) the application"
+                    + " classes it loads afterwards")
+    boolean allLoaders;
+
     @Option(names = "--duration", paramLabel = "TIME",
             description = "End after this long (500ms, 30s, 5m, 1h); mt waits and reports. Default: until 'mt stop PID'")
     String duration;
@@ -108,7 +116,9 @@ public final class AttachCommand implements Callable<Integer> {
             throw new CliException("--jfc " + jfc + ": no such file", ExitCodes.USAGE);
         }
         MiniTraceHome home = MiniTraceHome.locate();
-        Path agent = home.require(home.attachAgentJar(), "the agent jar");
+        // The bootstrap-path jar (Boot-Class-Path) only when asked: 'mt stop' always loads the other
+        // one, whose classes then resolve to whichever copy this attach loaded.
+        Path agent = home.require(allLoaders ? home.agentJar() : home.attachAgentJar(), "the agent jar");
         Path settings = jfc != null ? home.require(jfc.toAbsolutePath(), "--jfc")
                 : home.require(home.profile(MiniTraceHome.DEFAULT_PROFILE), "the default profile");
         Path target = out.toAbsolutePath();

@@ -191,7 +191,8 @@ public final class TraceTransformer implements ClassFileTransformer {
         if (!seesAgent(loader, agentLoader)) {
             report("classes of " + loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader)),
                     "its parent chain does not reach the class loader of the agent, so it cannot see the hooks"
-                            + " (the agent reaches every loader from the bootstrap path only when its jar is named minitrace-agent.jar)");
+                            + " (the agent reaches every loader from the bootstrap path: with -javaagent when its jar is named"
+                            + " minitrace-agent.jar, with mt attach --all-loaders)");
             return null;
         }
         active[0] = true;
