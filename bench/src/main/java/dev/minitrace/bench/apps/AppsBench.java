@@ -42,14 +42,18 @@ public final class AppsBench {
     /**
      * Not run unless named: {@code agent-eager}, the agent loaded with no recording but rewriting
      * every selected class as it loads (as before the agent deferred its rewriting; see
-     * {@code Deferral}), to measure both in the same run.
+     * {@code Deferral}), to measure both in the same run; {@code heap}, the agent with every kind of
+     * record and {@code minitrace-heap.jfc}, whose last round's trace is also written in Elephant
+     * Tracks' format and checked ({@link HeapTraceCheck}).
      */
-    static final List<String> EXTRA_CONFIGS = List.of("agent-eager");
+    static final List<String> EXTRA_CONFIGS = List.of("agent-eager", "heap");
+    /** The {@code heap} configuration's agent events: everything, deaths included (jfc-profiles/minitrace-heap.jfc). */
+    private static final String HEAP_EVENTS = "method+lock+alloc+exception+field+death";
     /** Suffix of the configurations run with the agent of {@code --against DIR}. */
     static final String AGAINST = "@against";
     /** Where a built checkout keeps its agent ({@code --against DIR}). */
     static final String AGENT_IN_CHECKOUT = "injector/target/minitrace-agent.jar";
-    static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager]"
+    static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager,heap]"
             + " [--keep DIR] [--no-convert] [--against CHECKOUT]";
     private static final String EVENTS = "method+lock+alloc";
 
@@ -250,6 +254,10 @@ public final class AppsBench {
                         case "agent-eager" -> cmd.addAll(List.of("-Dminitrace.rewrite=eager", agentOption));
                         case "full" -> cmd.addAll(List.of(agentOption, "-XX:FlightRecorderOptions:memorysize=64m",
                                 "-XX:StartFlightRecording:name=minitrace,settings=" + jfc + recordingOptions));
+                        case "heap" -> cmd.addAll(List.of(agentOption.replace(",events=" + EVENTS, ",events=" + HEAP_EVENTS),
+                                "-XX:FlightRecorderOptions:memorysize=64m",
+                                "-XX:StartFlightRecording:name=minitrace,settings=" + root.resolve("jfc-profiles/minitrace-heap.jfc")
+                                        + recordingOptions));
                         case "jep520" -> cmd.addAll(List.of("-XX:FlightRecorderOptions:memorysize=64m",
                                 "-XX:StartFlightRecording:name=jep520,settings=" + jep520Jfc.get(name) + recordingOptions));
                         default -> throw new IllegalStateException(config);
@@ -272,6 +280,16 @@ public final class AppsBench {
                     System.out.printf(Locale.ROOT, "  round %d %-4s %-6s %7.2f s wall %7.2f s CPU %6.0f MiB peak RSS%s  [%s]%n", round, name,
                             config, m.wallSeconds(), m.cpuSeconds(), m.peakRssKb() / 1024.0,
                             recBytes >= 0 ? String.format(Locale.ROOT, "  recording %,d bytes", recBytes) : "", result);
+                    if (config.equals("heap") && round == o.rounds() && recBytes > 0 && o.convert()) {
+                        HeapTraceCheck.Result h = HeapTraceCheck.run(root, o.javaHome(), recording, work, gnuTime ? time : null);
+                        System.out.printf(Locale.ROOT, "  heap %-4s Elephant Tracks trace in %.2f s: lines by kind %s, %,d deaths%s%n", name,
+                                h.conversion().wallSeconds(), h.lines(), h.deaths(),
+                                h.problems().isEmpty() ? "; every id allocated once, every death after its allocation and once"
+                                        : "; PROBLEMS: " + h.problems());
+                        if (!h.problems().isEmpty()) {
+                            throw new IllegalStateException(name + ": the Elephant Tracks trace breaks its grammar's rules: " + h.problems());
+                        }
+                    }
                     if (config.equals("full") && round == o.rounds() && recBytes > 0) {
                         Path kept = recording;
                         if (o.keep() != null) {
