@@ -102,6 +102,29 @@ public final class OverheadBench {
                 List.of("-javaagent:" + agent + "=include=" + richFilter + ",events=method+lock+alloc",
                         "-XX:StartFlightRecording:settings=" + jfcAll + ",maxsize=0,filename=" + jfr)));
 
+        // The heap records' costs (issue #12), run only when named: each workload without the agent,
+        // with today's method tracing, and with the heap record kind added.
+        Path jfcHeap = BenchPaths.projectRoot().resolve("jfc-profiles/minitrace-heap.jfc");
+        String[][] heap = {
+            {"store", "recurseStore", "field", jfcMethods.toString(), "a reference field store"},
+            {"throw", "recurseThrow", "exception", jfcMethods.toString(), "an exception thrown and caught"},
+            {"death", "recurseAlloc", "alloc+death", jfcAll.toString(), "an allocated object that dies"},
+        };
+        for (String[] h : heap) {
+            String filter = WORKLOAD + "::" + h[1];
+            String methodEvents = h[0].equals("death") ? "method+alloc" : "method";
+            configs.put("a-" + h[0], new Config("no agent, " + h[4] + " per call", h[0], List.of()));
+            configs.put("m-" + h[0], new Config("agent + recording, events=" + methodEvents + ", " + h[4] + " per call", h[0],
+                    List.of("-javaagent:" + agent + "=include=" + filter + ",events=" + methodEvents,
+                            "-XX:StartFlightRecording:settings=" + h[3] + ",maxsize=0,filename=" + jfr)));
+            configs.put("c-" + h[0], new Config("agent + recording, events=method+" + h[2] + ", " + h[4] + " per call", h[0],
+                    List.of("-javaagent:" + agent + "=include=" + filter + ",events=method+" + h[2],
+                            "-XX:StartFlightRecording:settings=" + jfcHeap + ",maxsize=0,filename=" + jfr)));
+        }
+        if (only == null) {
+            configs.keySet().removeIf(k -> k.matches("[amc]-(store|throw|death)"));
+        }
+
         if (otherAgent != null) {
             Map<String, Config> both = new LinkedHashMap<>();
             for (Map.Entry<String, Config> e : configs.entrySet()) {
@@ -126,7 +149,12 @@ public final class OverheadBench {
             }
             for (String key : List.copyOf(configs.keySet())) {
                 String base = key.endsWith("@against") ? key.substring(0, key.length() - "@against".length()) : key;
-                if (!only.contains(base) && !key.equals("a") && !(rich && key.equals("a'"))) {
+                boolean baselineNeeded = false;
+                for (String named : only) {
+                    Config c = configs.get(named);
+                    baselineNeeded |= c != null && key.equals(baselineKey(c.mode));
+                }
+                if (!only.contains(base) && !key.equals("a") && !(rich && key.equals("a'")) && !baselineNeeded) {
                     configs.remove(key);
                 }
             }
@@ -135,9 +163,11 @@ public final class OverheadBench {
                 feature, rounds, trees, CallTreeWorkload.DEPTH, warmup);
         Map<String, double[]> results = new LinkedHashMap<>();
         Map<String, double[]> cpuResults = new LinkedHashMap<>();
+        Map<String, double[]> recordingBytes = new LinkedHashMap<>();
         for (String key : configs.keySet()) {
             results.put(key, new double[rounds]);
             cpuResults.put(key, new double[rounds]);
+            recordingBytes.put(key, new double[rounds]);
         }
         for (int r = 0; r < rounds; r++) {
             for (Map.Entry<String, Config> e : configs.entrySet()) {
@@ -150,24 +180,26 @@ public final class OverheadBench {
                 double cpu = Double.parseDouble(result[1]);
                 results.get(e.getKey())[r] = ns;
                 cpuResults.get(e.getKey())[r] = cpu;
+                recordingBytes.get(e.getKey())[r] = Files.exists(jfr) ? Files.size(jfr) : 0;
                 Files.deleteIfExists(jfr);
                 System.out.printf(Locale.ROOT, "  round %d %-3s %10.1f ns/tree %10.1f CPU ns/tree%n", r + 1, e.getKey(), ns, cpu);
             }
         }
         double a = ChildJvm.median(results.get("a"));
-        double aRich = results.containsKey("a'") ? ChildJvm.median(results.get("a'")) : Double.NaN;
         System.out.println();
         double aCpu = ChildJvm.median(cpuResults.get("a"));
-        double aRichCpu = results.containsKey("a'") ? ChildJvm.median(cpuResults.get("a'")) : Double.NaN;
         System.out.println("config    median ns/tree  ns per traced call (x - baseline)/10   process CPU: ns/tree  per call   description");
         for (Map.Entry<String, Config> e : configs.entrySet()) {
             double x = ChildJvm.median(results.get(e.getKey()));
             double xCpu = ChildJvm.median(cpuResults.get(e.getKey()));
-            boolean rich = e.getValue().mode.equals("rich");
+            String baseKey = baselineKey(e.getValue().mode);
+            double base = results.containsKey(baseKey) ? ChildJvm.median(results.get(baseKey)) : Double.NaN;
+            double baseCpu = results.containsKey(baseKey) ? ChildJvm.median(cpuResults.get(baseKey)) : Double.NaN;
             System.out.printf(Locale.ROOT, "%-8s  %14.1f  %36.2f   %19.1f  %8.2f   %s%n", e.getKey(), x,
-                    (x - (rich ? aRich : a)) / CallTreeWorkload.DEPTH, xCpu, (xCpu - (rich ? aRichCpu : aCpu)) / CallTreeWorkload.DEPTH,
+                    (x - base) / CallTreeWorkload.DEPTH, xCpu, (xCpu - baseCpu) / CallTreeWorkload.DEPTH,
                     e.getValue().description);
         }
+        heapCosts(results, cpuResults, recordingBytes, rounds, warmup + trees);
         if (otherAgent != null) {
             System.out.println();
             System.out.println("this agent / agent of --against, median of per-round ratios of ns per traced call (x - baseline):");
@@ -215,6 +247,48 @@ public final class OverheadBench {
             }
         } else {
             System.out.println("(d) needs JDK 25 or later: run with --java <JDK 25 home> for the JEP 520 comparison");
+        }
+    }
+
+    /** The configuration without the agent that a configuration of workload {@code mode} is measured against. */
+    static String baselineKey(String mode) {
+        return switch (mode) {
+            case "plain" -> "a";
+            case "rich" -> "a'";
+            default -> "a-" + mode;
+        };
+    }
+
+    /**
+     * Per heap record kind measured: what it adds per call to today's method tracing of the same
+     * workload (median of the per-round differences, wall and process CPU), and the bytes it adds
+     * to the recording per record (a throw makes two: the throw and its handler).
+     */
+    private static void heapCosts(Map<String, double[]> wall, Map<String, double[]> cpu, Map<String, double[]> bytes,
+            int rounds, long trees) {
+        boolean header = false;
+        for (String kind : List.of("store", "throw", "death")) {
+            if (!wall.containsKey("c-" + kind) || !wall.containsKey("m-" + kind)) {
+                continue;
+            }
+            if (!header) {
+                System.out.println();
+                System.out.println("heap record kind: added to method tracing per call (ns, wall / process CPU), x plain, bytes per record");
+                header = true;
+            }
+            double[] dWall = new double[rounds];
+            double[] dCpu = new double[rounds];
+            double[] dBytes = new double[rounds];
+            int records = kind.equals("throw") ? 2 : 1;
+            for (int r = 0; r < rounds; r++) {
+                dWall[r] = (wall.get("c-" + kind)[r] - wall.get("m-" + kind)[r]) / CallTreeWorkload.DEPTH;
+                dCpu[r] = (cpu.get("c-" + kind)[r] - cpu.get("m-" + kind)[r]) / CallTreeWorkload.DEPTH;
+                dBytes[r] = (bytes.get("c-" + kind)[r] - bytes.get("m-" + kind)[r]) / (double) (trees * CallTreeWorkload.DEPTH * records);
+            }
+            double plain = wall.containsKey("a-" + kind) ? ChildJvm.median(wall.get("a-" + kind)) : Double.NaN;
+            System.out.printf(Locale.ROOT, "  %-6s %8.2f / %8.2f ns   c %.2fx plain, methods only %.2fx   %6.2f bytes%n", kind,
+                    ChildJvm.median(dWall), ChildJvm.median(dCpu), ChildJvm.median(wall.get("c-" + kind)) / plain,
+                    ChildJvm.median(wall.get("m-" + kind)) / plain, ChildJvm.median(dBytes));
         }
     }
 

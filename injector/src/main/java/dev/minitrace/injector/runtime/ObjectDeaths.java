@@ -18,6 +18,16 @@ final class ObjectDeaths {
     private static Ref head;
     private static int live;
     private static volatile boolean started;
+    /**
+     * At most this many objects are watched at once: a reference and its list links take about 64
+     * bytes, and a program that allocates faster than the collector and the death thread retire
+     * them would otherwise fill the heap with references and fail (seen: 20 M allocations a second
+     * under {@code -Xmx256m}). An eighth of the heap, at least 100,000.
+     */
+    static final int LIMIT = (int) Math.min(Integer.MAX_VALUE, Math.max(100_000, Runtime.getRuntime().maxMemory() / 8 / 64));
+    /** Allocations recorded but not watched because {@link #LIMIT} objects were watched. */
+    private static long unwatched;
+    private static boolean told;
 
     /** A registered object: its class (for the event) and identity hash. */
     static final class Ref extends PhantomReference<Object> {
@@ -36,8 +46,23 @@ final class ObjectDeaths {
     private ObjectDeaths() {
     }
 
-    /** Watches {@code object} (whose allocation was just recorded). */
+    /**
+     * Watches {@code object} (whose allocation was just recorded), unless {@link #LIMIT} objects are
+     * watched already: then its death is never recorded (it counts among the objects never seen to
+     * die), and the agent says so once on stderr.
+     */
     static void register(Object object) {
+        synchronized (LOCK) {
+            if (live >= LIMIT) {
+                unwatched++;
+                if (!told) {
+                    told = true;
+                    System.err.println("minitrace: " + LIMIT + " allocated objects are watched for their deaths, the most"
+                            + " the heap allows; objects allocated while the collector catches up get no death record");
+                }
+                return;
+            }
+        }
         Ref r = new Ref(object, object.getClass(), System.identityHashCode(object));
         synchronized (LOCK) {
             r.next = head;
@@ -46,6 +71,13 @@ final class ObjectDeaths {
             }
             head = r;
             live++;
+        }
+    }
+
+    /** Allocations recorded but not watched (for tests). */
+    static long unwatched() {
+        synchronized (LOCK) {
+            return unwatched;
         }
     }
 
