@@ -125,6 +125,25 @@ public final class MethodRegistry {
         }
     }
 
+    /**
+     * Takes the loaders collected since the last look into the retiring queue, and says whether
+     * {@code id} is there (for tests: the JVM enqueues a collected loader's reference when its
+     * reference handler gets to it, which may be well after the collection).
+     */
+    static boolean retiring(int id) {
+        synchronized (LOCK) {
+            retireCollected();
+            for (long[] batch : RETIRING) {
+                for (int i = 1; i < batch.length; i++) {
+                    if (batch[i] == id) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
     /** The number of pages held (for tests and the churn measurement). */
     static int pagesHeld() {
         synchronized (LOCK) {

@@ -68,7 +68,7 @@ class MethodRegistryTest {
             Thread.sleep(10);
         }
         org.junit.jupiter.api.Assumptions.assumeTrue(ref.get() == null, "the collector did not clear the loader");
-        Thread.sleep(200); // the reference reaches its queue shortly after it is cleared
+        awaitRetiring(gone);
         MethodRegistry.commitAll();
         assertTrue(MethodRegistry.describe(gone) != null, "still defined within the grace");
         MethodRegistry.commitAll();
@@ -104,7 +104,7 @@ class MethodRegistryTest {
             Thread.sleep(10);
         }
         org.junit.jupiter.api.Assumptions.assumeTrue(ref.get() == null, "the collector did not clear the loader");
-        Thread.sleep(200);
+        awaitRetiring(first);
         for (int i = 0; i < 4; i++) {
             MethodRegistry.commitAll();
         }
@@ -115,5 +115,14 @@ class MethodRegistryTest {
         int fresh = MethodRegistry.reserve(1);
         MethodRegistry.define(fresh, "gen.Fresh", "m", "()V", 1);
         assertEquals("gen.Fresh", MethodRegistry.describe(fresh)[0]);
+    }
+
+    /** Waits (up to a minute) until the collected loader of method {@code id} reached the registry's queue. */
+    private static void awaitRetiring(int id) throws InterruptedException {
+        for (int i = 0; i < 3000 && !MethodRegistry.retiring(id); i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertTrue(MethodRegistry.retiring(id), "the collected loader never reached the registry's queue");
     }
 }
