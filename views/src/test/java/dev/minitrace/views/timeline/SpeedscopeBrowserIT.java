@@ -59,7 +59,10 @@ class SpeedscopeBrowserIT {
                     Path shot = browser.screenshot(BrowserTests.screenshot("timeline-speedscope.png"));
                     System.err.println("views: screenshot of the timeline in speedscope: " + shot);
                     click(browser, "Sandwich");
-                    browser.waitFor("document.body.innerText.includes('Symbol Name')", Duration.ofSeconds(10));
+                    // The sandwich table fills in after its header: wait for its rows, not the header
+                    // (CI once read the page between the two).
+                    browser.waitFor("document.body.innerText.includes('Symbol Name')"
+                            + " && document.body.innerText.includes('dev.minitrace.demo.OrderWorker.process')", Duration.ofSeconds(30));
                     String table = browser.eval("document.body.innerText").asText();
                     assertTrue(table.contains("dev.minitrace.demo.OrderWorker.process"), table);
                     assertTrue(table.contains("dev.minitrace.demo.Warehouse.take"), table);
