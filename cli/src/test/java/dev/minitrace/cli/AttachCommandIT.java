@@ -40,6 +40,17 @@ class AttachCommandIT {
         return p;
     }
 
+    /** The target's JFR setting {@code preserve-repository}, as {@code jcmd PID JFR.configure} prints it (JDK 21+). */
+    private static String preserveRepository(String pid) throws Exception {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), pid, "JFR.configure")
+                .redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, jcmd.waitFor(), out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Preserve repository: (\\w+)").matcher(out);
+        assertTrue(m.find(), out);
+        return m.group(1);
+    }
+
     private void finish(Process p) throws Exception {
         Files.writeString(dir.resolve("stop"), "now");
         assertTrue(p.waitFor(2, TimeUnit.MINUTES));
@@ -57,6 +68,9 @@ class AttachCommandIT {
                     "--capture", "fixture.attach.Service::handle", "--out", out.toString());
             assertEquals(0, a.status(), a::toString);
             assertTrue(a.err().startsWith("attach: JVM " + pid + ": tracing: retransformed 1 loaded classes (1 instrumented)"), a::err);
+            if (Runtime.version().feature() >= 21) {
+                assertEquals("true", preserveRepository(pid), "while attached, the target keeps its chunks whatever its exit");
+            }
 
             ChildProcess.Outcome l = ChildProcess.cli(dir, "list");
             assertEquals(0, l.status(), l::toString);
@@ -76,6 +90,9 @@ class AttachCommandIT {
             ChildProcess.Outcome s = ChildProcess.cli(dir, "stop", pid);
             assertEquals(0, s.status(), s::toString);
             assertTrue(s.err().startsWith("stop: JVM " + pid + ": recording written to " + out), s::err);
+            if (Runtime.version().feature() >= 21) {
+                assertEquals("false", preserveRepository(pid), "the recording written, the target's later exits keep nothing");
+            }
             Set<String> types = types(out);
             assertTrue(types.contains("minitrace.MethodBuffer") && types.contains("minitrace.MethodCapture"), types::toString);
             for (RecordedEvent e : RecordingFile.readAllEvents(out)) {

@@ -128,6 +128,7 @@ public final class AttachSession implements FlightRecorderListener {
         long t1 = System.nanoTime();
         Filters.use(instrumenter);
         FlightRecorder.addListener(session);
+        RepositoryKeeping.set(true);
         recording.start();
         current = session;
         System.setProperty(AttachRequest.STATE_PROPERTY, AttachRequest.STATE_ATTACHED);
@@ -178,6 +179,7 @@ public final class AttachSession implements FlightRecorderListener {
             if (Files.exists(partial)) {
                 move(partial, out);
                 result.append("recording written to ").append(out);
+                RepositoryKeeping.set(false); // written: the chunks need not outlive the JVM any more
             } else {
                 result.append("no recording written (it was closed without being written)");
             }
