@@ -43,18 +43,8 @@ class OtherAgentIT {
         try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(other), m)) {
             // the agent's classes come from the class path
         }
-        String miniTrace = "-javaagent:" + ChildProcess.ROOT.resolve("injector/target/minitrace-agent.jar") + "=include=fixture.recover.Steps";
-        String byteBuddy = "-javaagent:" + other;
         Path jfr = dir.resolve("both.jfr");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(miniTraceFirst ? List.of(miniTrace, byteBuddy) : List.of(byteBuddy, miniTrace));
-        cmd.addAll(List.of("-XX:StartFlightRecording:name=minitrace,settings=" + ChildProcess.ROOT.resolve("jfc-profiles/minitrace.jfc")
-                + ",filename=" + jfr + ",dumponexit=true,maxsize=0", "-cp", System.getProperty("java.class.path"),
-                Both.class.getName(), Integer.toString(CALLS)));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), output);
+        String output = runBoth("-javaagent:" + other, miniTraceFirst, jfr);
         assertTrue(output.contains("even " + CALLS), "the other agent's advice counted every call of even: " + output);
         assertExactTrace(jfr, output);
     }
@@ -77,17 +67,8 @@ class OtherAgentIT {
         assertTrue(jacocoJar != null, "JaCoCo's runtime agent is a test dependency");
         Path exec = dir.resolve("jacoco.exec");
         String jacoco = "-javaagent:" + jacocoJar + "=destfile=" + exec + ",includes=fixture.recover.*";
-        String miniTrace = "-javaagent:" + ChildProcess.ROOT.resolve("injector/target/minitrace-agent.jar") + "=include=fixture.recover.Steps";
         Path jfr = dir.resolve("jacoco.jfr");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(miniTraceFirst ? List.of(miniTrace, jacoco) : List.of(jacoco, miniTrace));
-        cmd.addAll(List.of("-XX:StartFlightRecording:name=minitrace,settings=" + ChildProcess.ROOT.resolve("jfc-profiles/minitrace.jfc")
-                + ",filename=" + jfr + ",dumponexit=true,maxsize=0", "-cp", System.getProperty("java.class.path"),
-                Both.class.getName(), Integer.toString(CALLS)));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), output);
+        String output = runBoth(jacoco, miniTraceFirst, jfr);
         assertTrue(!output.contains("minitrace: not instrumenting") && !output.contains("minitrace: cannot"), output);
         assertExactTrace(jfr, output);
 
@@ -111,6 +92,24 @@ class OtherAgentIT {
             }
         }
         assertEquals(3, checked);
+    }
+
+    /**
+     * Runs {@link Both} with MiniTrace's agent and {@code otherAgent} (a {@code -javaagent:} option)
+     * in the order asked, recording into {@code jfr}; the child's output, once it exited with 0.
+     */
+    private static String runBoth(String otherAgent, boolean miniTraceFirst, Path jfr) throws Exception {
+        String miniTrace = "-javaagent:" + ChildProcess.ROOT.resolve("injector/target/minitrace-agent.jar") + "=include=fixture.recover.Steps";
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(miniTraceFirst ? List.of(miniTrace, otherAgent) : List.of(otherAgent, miniTrace));
+        cmd.addAll(List.of("-XX:StartFlightRecording:name=minitrace,settings=" + ChildProcess.ROOT.resolve("jfc-profiles/minitrace.jfc")
+                + ",filename=" + jfr + ",dumponexit=true,maxsize=0", "-cp", System.getProperty("java.class.path"),
+                Both.class.getName(), Integer.toString(CALLS)));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), output);
+        return output;
     }
 
     /** Every record of both threads, in the known order, with contiguous sequences. */

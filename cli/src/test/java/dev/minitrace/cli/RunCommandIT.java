@@ -114,18 +114,10 @@ class RunCommandIT {
         // The recording cannot be written: the output folder is gone when the program ends.
         Path outDir = Files.createDirectories(dir.resolve("gone"));
         Path errFile = dir.resolve("stderr.txt");
-        Process mt = ChildProcess.builder(dir, ChildProcess.cliCommand("run", "--out", outDir.resolve("t.jfr").toString(), "--",
-                "-Djava.io.tmpdir=" + tmp, "-cp", ChildProcess.testClasses(), FIXTURE, "wait", "0"))
-                .redirectError(errFile.toFile()).start();
-        BufferedReader stdout = new BufferedReader(new InputStreamReader(mt.getInputStream(), StandardCharsets.UTF_8));
-        long pid = -1;
-        for (String line = stdout.readLine(); line != null; line = stdout.readLine()) {
-            if (line.startsWith("ready ")) {
-                pid = Long.parseLong(line.substring("ready ".length()));
-                break;
-            }
-        }
-        assertTrue(pid > 0, () -> "the program never said ready: " + readQuietly(errFile));
+        Waiting w = runWaiting(outDir.resolve("t.jfr"), tmp, errFile);
+        Process mt = w.mt();
+        BufferedReader stdout = w.stdout();
+        long pid = w.pid();
         try (java.util.stream.Stream<Path> inside = Files.list(outDir)) {
             for (Path p : inside.toList()) {
                 Files.delete(p); // JFR's file for the recording, made when it started
@@ -157,6 +149,28 @@ class RunCommandIT {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Path out = dir.resolve("killed.jfr");
         Path errFile = dir.resolve("stderr.txt");
+        Waiting w = runWaiting(out, tmp, errFile);
+        Process mt = w.mt();
+        BufferedReader stdout = w.stdout();
+        long pid = w.pid();
+        Process kill = new ProcessBuilder("kill", "-9", Long.toString(pid)).start();
+        assertEquals(0, kill.waitFor());
+        stdout.transferTo(java.io.Writer.nullWriter());
+        assertEquals(137, mt.waitFor(), () -> readQuietly(errFile));
+        String err = readQuietly(errFile);
+        List<Path> kept = repositoriesOf(tmp, pid);
+        assertEquals(1, kept.size(), err);
+        assertTrue(err.contains("JFR's chunks are kept in " + kept.get(0) + ": mt recover " + kept.get(0)), err);
+        assertTrue(err.contains("run: no recording was written"), err);
+        assertTrue(!err.contains("recording written to"), err);
+        assertTrue(!Files.exists(out), "no empty file left as if it were the recording");
+    }
+
+    /** {@code mt run} of the fixture in its waiting mode, and the traced program's pid once it said it is ready. */
+    private record Waiting(Process mt, BufferedReader stdout, long pid) {
+    }
+
+    private Waiting runWaiting(Path out, Path tmp, Path errFile) throws Exception {
         Process mt = ChildProcess.builder(dir, ChildProcess.cliCommand("run", "--out", out.toString(), "--",
                 "-Djava.io.tmpdir=" + tmp, "-cp", ChildProcess.testClasses(), FIXTURE, "wait", "0"))
                 .redirectError(errFile.toFile()).start();
@@ -169,17 +183,7 @@ class RunCommandIT {
             }
         }
         assertTrue(pid > 0, () -> "the program never said ready: " + readQuietly(errFile));
-        Process kill = new ProcessBuilder("kill", "-9", Long.toString(pid)).start();
-        assertEquals(0, kill.waitFor());
-        stdout.transferTo(java.io.Writer.nullWriter());
-        assertEquals(137, mt.waitFor(), () -> readQuietly(errFile));
-        String err = readQuietly(errFile);
-        List<Path> kept = repositoriesOf(tmp, pid);
-        assertEquals(1, kept.size(), err);
-        assertTrue(err.contains("JFR's chunks are kept in " + kept.get(0) + ": mt recover " + kept.get(0)), err);
-        assertTrue(err.contains("run: no recording was written"), err);
-        assertTrue(!err.contains("recording written to"), err);
-        assertTrue(!Files.exists(out), "no empty file left as if it were the recording");
+        return new Waiting(mt, stdout, pid);
     }
 
     private static long pidOf(String err) {
