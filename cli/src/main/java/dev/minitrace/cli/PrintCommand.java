@@ -150,6 +150,7 @@ public final class PrintCommand implements Callable<Integer> {
                     case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED -> sb.append(names.method(value));
                     case MtlogFormat.FIELD_STORE -> sb.append(names.field(value));
                     case MtlogFormat.ARRAY_STORE -> sb.append("index ").append(value);
+                    case MtlogFormat.ARRAY_LENGTH -> sb.append("length ").append(value);
                     case MtlogFormat.GC_TIMESTAMP -> sb.append("gc ").append(Integer.toUnsignedString(aux)).append(' ')
                             .append(names.gc(aux & 0xFFFFFFFFL)).append(" pause at ").append(Names.time(value));
                     default -> sb.append("value=").append(Long.toUnsignedString(value)).append(" aux=").append(Integer.toUnsignedString(aux));
@@ -336,6 +337,7 @@ public final class PrintCommand implements Callable<Integer> {
                         g.writeStringField("field", names.field(value));
                     }
                     case MtlogFormat.ARRAY_STORE -> g.writeNumberField("index", value);
+                    case MtlogFormat.ARRAY_LENGTH -> g.writeNumberField("length", value);
                     case MtlogFormat.EXCEPTION_OBJECT, MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW,
                             MtlogFormat.OBJECT_DEATH, MtlogFormat.METHOD_RECEIVER -> {
                         g.writeNumberField("objectId", value);

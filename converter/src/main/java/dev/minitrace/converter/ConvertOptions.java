@@ -17,7 +17,9 @@ import java.util.Set;
 public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, TimeBound from, TimeBound to,
         Set<String> threads, int typeMask) {
     /** Every base record type. */
-    public static final int ALL_TYPES = 0b111_1110 | ConvertOptions.HEAP_TYPES;
+    public static final int ALL_TYPES = 0b111_1110 | ConvertOptions.ARRAY_TYPES | ConvertOptions.HEAP_TYPES;
+    /** The array lengths (26), which go with the allocations. */
+    public static final int ARRAY_TYPES = 1 << MtlogFormat.ARRAY_LENGTH;
     /** The exception records (16-18). */
     public static final int EXCEPTION_TYPES = 0b111 << MtlogFormat.EXCEPTION_THROW;
     /** The reference store records (19-23). */
@@ -41,7 +43,7 @@ public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, Tim
             switch (s.trim().toLowerCase(Locale.ROOT)) {
                 case "method" -> mask |= 1 << MtlogFormat.METHOD_ENTRY | 1 << MtlogFormat.METHOD_EXIT;
                 case "lock" -> mask |= 1 << MtlogFormat.LOCK_ACQUIRE | 1 << MtlogFormat.LOCK_RELEASE;
-                case "alloc" -> mask |= 1 << MtlogFormat.OBJECT_ALLOC;
+                case "alloc" -> mask |= 1 << MtlogFormat.OBJECT_ALLOC | ARRAY_TYPES;
                 case "gc" -> mask |= 1 << MtlogFormat.GC_TIMESTAMP;
                 case "exception" -> mask |= EXCEPTION_TYPES;
                 case "field" -> mask |= STORE_TYPES;

@@ -150,6 +150,11 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
     }
 
     @Override
+    public void classLayout(long classKey, int instanceSize, int elementSize, int alignment) {
+        call(() -> sink.classLayout(classKey, instanceSize, elementSize, alignment));
+    }
+
+    @Override
     public void methodDefinition(int methodId, String className, String methodName, String descriptor) {
         call(() -> sink.methodDefinition(methodId, className, methodName, descriptor));
     }

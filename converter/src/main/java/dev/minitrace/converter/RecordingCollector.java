@@ -62,6 +62,11 @@ final class RecordingCollector implements RecordingSink {
     }
 
     @Override
+    public void classLayout(long classKey, int instanceSize, int elementSize, int alignment) {
+        table.classLayout(classKey, instanceSize, elementSize, alignment);
+    }
+
+    @Override
     public void methodDefinition(int methodId, String className, String methodName, String descriptor) {
         table.method(methodId, className, methodName, descriptor);
     }
@@ -77,7 +82,7 @@ final class RecordingCollector implements RecordingSink {
         if (ts != null) {
             long value = switch (type) {
                 case MtlogFormat.FIELD_STORE -> table.useField(methodId);
-                case MtlogFormat.ARRAY_STORE -> methodId & 0xFFFFFFFFL;
+                case MtlogFormat.ARRAY_STORE, MtlogFormat.ARRAY_LENGTH -> methodId & 0xFFFFFFFFL;
                 default -> table.useMethod(methodId);
             };
             pipeline.add(ts, type, sequence, timeNanos, value, bci);

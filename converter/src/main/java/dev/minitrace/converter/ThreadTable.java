@@ -119,6 +119,19 @@ final class ThreadTable {
         classNames.put(classKey, className);
     }
 
+    /** Class sizes by class key, and by name for classes known by JFR's keys (per-event records) rather than the agent's. */
+    private final Map<Long, int[]> classLayouts = new HashMap<>();
+    private final Map<String, int[]> classLayoutsByName = new HashMap<>();
+
+    void classLayout(long classKey, int instanceSize, int elementSize, int alignment) {
+        int[] layout = {instanceSize, elementSize, alignment};
+        classLayouts.put(classKey, layout);
+        String name = classNames.get(classKey);
+        if (name != null) {
+            classLayoutsByName.put(name, layout);
+        }
+    }
+
     private final java.util.TreeMap<Long, MtlogInfo.FieldInfo> fields = new java.util.TreeMap<>();
     private final java.util.TreeSet<Long> usedFields = new java.util.TreeSet<>();
 
@@ -234,6 +247,13 @@ final class ThreadTable {
                 name = "?";
             }
             info.putClass(i, name);
+            int[] layout = classLayouts.get(key);
+            if (layout == null) {
+                layout = classLayoutsByName.get(name);
+            }
+            if (layout != null) {
+                info.putClassSize(i, layout[0], layout[1], layout[2]);
+            }
         }
         methods.forEach((id, m) -> info.putMethod(id, m.className(), m.methodName(), m.descriptor()));
         for (int i = 0; i < usedSmallMethods.length; i++) {

@@ -101,6 +101,23 @@ class HeapTraceIT {
         assertEquals(8, nodes.size(), allocs.toString());
         assertEquals(2, arrays.size(), allocs.toString());
         assertEquals(3, thrown.size(), allocs.toString());
+        // Each array's allocation is followed by its length; the sizes follow the JVM's layout rules
+        // (12-byte object header, 16-byte array header with compressed class pointers; 4-byte
+        // references with compressed oops, which ZGC does not have), independent of the agent.
+        List<Long> lengths = new ArrayList<>();
+        for (int i = 0; i < main.size(); i++) {
+            if (main.get(i).type() == MtlogFormat.ARRAY_LENGTH) {
+                assertEquals(MtlogFormat.OBJECT_ALLOC, main.get(i - 1).type(), "a length follows its array's allocation");
+                lengths.add(main.get(i).value());
+            }
+        }
+        assertEquals(List.of(3L, 1L), lengths, "the program's two arrays");
+        int ref = gc.contains("ZGC") ? 8 : 4;
+        MtlogInfo.ClassSize nodeSize = info.classSizes().get((long) MtlogFormat.classIdOf(nodes.get(0)));
+        MtlogInfo.ClassSize arraySize = info.classSizes().get((long) MtlogFormat.classIdOf(arrays.get(0)));
+        assertEquals(align8(12 + ref), nodeSize.size(0), "Node: header and one reference " + nodeSize);
+        assertEquals(align8(16 + 3L * ref), arraySize.size(3), "Object[3] " + arraySize);
+        assertEquals(align8(16 + ref), arraySize.size(1), "Object[1] " + arraySize);
         long a = nodes.get(0);
         long b = nodes.get(1);
         long c = nodes.get(2);
@@ -187,11 +204,15 @@ class HeapTraceIT {
         assertEquals("java.lang.NullPointerException", info.classes().get((long) MtlogFormat.classIdOf(exceptions.get(6))),
                 "the JVM's exception, handled in traced code");
 
-        elephantTracksTraceIsThePrograms(jfr);
+        elephantTracksTraceIsThePrograms(jfr, ref);
+    }
+
+    private static long align8(long size) {
+        return (size + 7) / 8 * 8;
     }
 
     /** The same recording as Elephant Tracks' files, read by the tests' own reader of the grammar. */
-    private void elephantTracksTraceIsThePrograms(Path jfr) throws Exception {
+    private void elephantTracksTraceIsThePrograms(Path jfr, int ref) throws Exception {
         Path et = dir.resolve("et");
         ConversionReport report = new Converter(ConvertOptions.defaults(), new FastRecordingSource()).convert(jfr, et.resolve("trace"),
                 (start, end) -> new ElephantTracksWriter(et), null);
@@ -223,6 +244,14 @@ class HeapTraceIT {
         assertEquals(8, nodes.size());
         assertEquals(2, arrays.size());
         assertEquals(3, thrown.size());
+        for (long node : nodes) {
+            assertEquals(align8(12 + ref), f.sizes.get(node), "N size of a Node");
+            assertEquals(0L, f.lengths.get(node), "N length 0");
+        }
+        assertEquals(3L, f.lengths.get(arrays.get(0)), "A length of new Object[3]");
+        assertEquals(1L, f.lengths.get(arrays.get(1)), "A length of new Object[1]");
+        assertEquals(align8(16 + 3L * ref), f.sizes.get(arrays.get(0)), "A size of new Object[3]");
+        assertEquals(align8(16 + ref), f.sizes.get(arrays.get(1)), "A size of new Object[1]");
         long a = nodes.get(0);
         long b = nodes.get(1);
         long c = nodes.get(2);

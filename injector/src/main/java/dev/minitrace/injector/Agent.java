@@ -134,6 +134,7 @@ public final class Agent {
         // Registered with retransformation (when the JVM allows it) so that the filter setting of
         // a recording can change the selection later (see Filters).
         TraceClock.open(inst, options.stampEvery());
+        Trace.measureSizesWith(inst);
         Trace.preferBuffered(options.bufferMethods());
         Trace.watchDeaths(options.events().contains(EventKind.DEATH));
         Capture.redact(options.redaction());

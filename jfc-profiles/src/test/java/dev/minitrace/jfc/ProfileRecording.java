@@ -102,18 +102,23 @@ final class ProfileRecording {
         release.identityHash = System.identityHashCode(lock);
         release.sequence = 3;
         release.commit();
+        int[] array = new int[3];
         ObjectAllocEvent alloc = new ObjectAllocEvent();
-        alloc.objectClass = Object.class;
-        alloc.identityHash = System.identityHashCode(lock);
+        alloc.objectClass = int[].class;
+        alloc.identityHash = System.identityHashCode(array);
         alloc.sequence = 4;
         alloc.commit();
+        dev.minitrace.events.ArrayLengthEvent length = new dev.minitrace.events.ArrayLengthEvent();
+        length.length = array.length;
+        length.sequence = 5;
+        length.commit();
         MethodExitEvent exit = new MethodExitEvent();
         exit.methodId = 1;
-        exit.sequence = 5;
+        exit.sequence = 6;
         exit.commit();
         MethodBufferEvent buffer = new MethodBufferEvent();
         buffer.tracedThread = Thread.currentThread();
-        buffer.firstSequence = 6;
+        buffer.firstSequence = 7;
         buffer.recordCount = 1;
         buffer.records = "\u0000\u0001"; // an entry of method 1 (docs/trace-buffer.md)
         buffer.commit();

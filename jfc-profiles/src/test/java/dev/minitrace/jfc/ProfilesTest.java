@@ -27,7 +27,7 @@ class ProfilesTest {
             "jdk.ObjectAllocationSample", "jdk.ThreadStart", "jdk.ThreadEnd",
             "jdk.DataLoss", "jdk.ActiveRecording", "jdk.ActiveSetting", "jdk.JVMInformation");
     private static final Set<String> LOCKS_AND_ALLOCS = Set.of(
-            "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc");
+            "minitrace.LockAcquire", "minitrace.LockRelease", "minitrace.ObjectAlloc", "minitrace.ArrayLength");
     private static final Set<String> HEAP = Set.of(
             "minitrace.ExceptionThrow", "minitrace.ExceptionHandled", "minitrace.ReferenceStore", "minitrace.FieldDefinition",
             "minitrace.ObjectDeath", "minitrace.MethodReceiver");

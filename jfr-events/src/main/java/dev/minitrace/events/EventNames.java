@@ -12,6 +12,8 @@ public final class EventNames {
     public static final String LOCK_RELEASE = LockReleaseEvent.NAME;
     /** {@link ObjectAllocEvent}. */
     public static final String OBJECT_ALLOC = ObjectAllocEvent.NAME;
+    /** {@link ArrayLengthEvent}. */
+    public static final String ARRAY_LENGTH = ArrayLengthEvent.NAME;
     /** {@link MethodBufferEvent}. */
     public static final String METHOD_BUFFER = MethodBufferEvent.NAME;
     /** {@link MethodCaptureEvent}. */

@@ -66,9 +66,15 @@ public final class TraceBufferFormat {
      * then method id, bytecode index 0, the receiver. Takes one sequence number.
      */
     public static final int RECEIVER = 4;
-    /** Heap record kinds 5-7 are reserved: a record of such a kind is corrupt. */
-    public static final int HEAP_KINDS = 5;
-    /** Sequence numbers (and decoded records) of a throw or handler record: the site, then the exception. */
+    /**
+     * Heap record kind: an array allocated (and the allocation record of any other object is the
+     * object record {@link #ALLOC}); then its length, the bytecode index of the allocating
+     * instruction, the array. Takes two sequence numbers: the allocation, then the length.
+     */
+    public static final int ARRAY_ALLOC = 5;
+    /** Heap record kinds 6-7 are reserved: a record of such a kind is corrupt. */
+    public static final int HEAP_KINDS = 6;
+    /** Sequence numbers (and decoded records) of a throw or handler record: the site, then the exception; also of an array allocation. */
     public static final int THROW_PARTS = 2;
     /** Sequence numbers (and decoded records) of a store record: the site, then holder, old and new target. */
     public static final int STORE_PARTS = 4;

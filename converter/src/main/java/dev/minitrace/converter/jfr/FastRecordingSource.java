@@ -29,7 +29,7 @@ public final class FastRecordingSource implements RecordingSource {
             JfrEventKind.DATA_LOSS, JfrEventKind.METHOD_TRACE, JfrEventKind.METHOD_BUFFER,
             JfrEventKind.CLASS_DEFINITION, JfrEventKind.FIELD_DEFINITION, JfrEventKind.EXCEPTION_THROW,
             JfrEventKind.EXCEPTION_HANDLED, JfrEventKind.REFERENCE_STORE, JfrEventKind.OBJECT_DEATH,
-            JfrEventKind.METHOD_RECEIVER);
+            JfrEventKind.METHOD_RECEIVER, JfrEventKind.ARRAY_LENGTH);
 
     /**
      * Chunks up to this size can be parsed on a second thread while the previous one is converted
@@ -276,6 +276,11 @@ public final class FastRecordingSource implements RecordingSource {
         }
 
         @Override
+        public void onArrayLength(long threadRef, long startNanos, int length, long sequence) {
+            sink.methodEvent(MtlogFormat.ARRAY_LENGTH, thread(threadRef), sequence, startNanos, length, 0);
+        }
+
+        @Override
         public void onObjectDeath(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
             sink.objectEvent(MtlogFormat.OBJECT_DEATH, thread(threadRef), sequence, startNanos, heapClassKey(classRef), identityHash, 0);
         }
@@ -292,9 +297,14 @@ public final class FastRecordingSource implements RecordingSource {
         }
 
         @Override
-        public void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
+        public void onClassDefinition(long threadRef, long startNanos, int classId, String className, int instanceSize,
+                int elementSize, int objectAlignment) {
             if (className != null) { // as the reference engine: a definition without a name leaves the class missing
-                sink.classDefinition(RecordingSink.agentClassKey(classId), className);
+                long key = RecordingSink.agentClassKey(classId);
+                sink.classDefinition(key, className);
+                if (instanceSize > 0) {
+                    sink.classLayout(key, instanceSize, elementSize, objectAlignment);
+                }
             }
         }
 

@@ -227,6 +227,36 @@ public final class MethodBufferDecoder {
             ticks[n] = tick;
             return n + 1;
         }
+        if (kind == TraceBufferFormat.ARRAY_ALLOC) {
+            // two records: the allocation (class id, hash, bytecode index), then the length (the record's id)
+            long classPlusOne = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            if (pos >= 0 && stamped) {
+                tick += varint(c, length, MAX_LONG_CHARS);
+            }
+            if (pos < 0) {
+                return fail(problem + " in the heap record at char " + at);
+            }
+            if (id > 0x7FFFFFFFL || bci > 0xFFFFFFFFL || classPlusOne > 0x100000000L || hash > 0xFFFFFFFFL) {
+                return fail("heap record at char " + at + " has a value out of range");
+            }
+            if (classPlusOne == 0) {
+                return fail("array allocation at char " + at + " has no array");
+            }
+            types[n] = MtlogFormat.OBJECT_ALLOC;
+            methodIds[n] = (int) (classPlusOne - 1);
+            hashes[n] = (int) hash;
+            bcis[n] = (int) bci;
+            types[n + 1] = MtlogFormat.ARRAY_LENGTH;
+            methodIds[n + 1] = (int) id;
+            hashes[n + 1] = 0;
+            bcis[n + 1] = 0;
+            for (int i = 0; i < parts; i++) {
+                sequences[n + i] = sequence + i;
+                ticks[n + i] = tick;
+            }
+            return n + parts;
+        }
         for (int i = 1; i < parts && pos >= 0; i++) { // the objects, one part each
             long classPlusOne = varint(c, length, MAX_INT_CHARS);
             long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;

@@ -170,6 +170,8 @@ public final class RecordingFileSource implements RecordingSource {
                     case EventNames.LOCK_ACQUIRE -> objectEvent(MtlogFormat.LOCK_ACQUIRE, "monitorClass", e, threads, classes, sink);
                     case EventNames.LOCK_RELEASE -> objectEvent(MtlogFormat.LOCK_RELEASE, "monitorClass", e, threads, classes, sink);
                     case EventNames.OBJECT_ALLOC -> objectEvent(MtlogFormat.OBJECT_ALLOC, "objectClass", e, threads, classes, sink);
+                    case EventNames.ARRAY_LENGTH -> sink.methodEvent(MtlogFormat.ARRAY_LENGTH, thread(e, threads, sink), e.getLong("sequence"),
+                            start(e), e.getInt("length"), 0);
                     case EventNames.METHOD_RECEIVER -> {
                         long t = thread(e, threads, sink);
                         sink.objectEvent(MtlogFormat.METHOD_RECEIVER, t, e.getLong("sequence"), start(e),
@@ -183,7 +185,12 @@ public final class RecordingFileSource implements RecordingSource {
                     case EventNames.CLASS_DEFINITION -> {
                         String className = e.getString("className");
                         if (className != null) { // a definition without a name leaves the class missing
-                            sink.classDefinition(RecordingSink.agentClassKey(e.getInt("classId")), className);
+                            long key = RecordingSink.agentClassKey(e.getInt("classId"));
+                            sink.classDefinition(key, className);
+                            int size = e.hasField("instanceSize") ? e.getInt("instanceSize") : 0;
+                            if (size > 0) {
+                                sink.classLayout(key, size, e.getInt("elementSize"), e.getInt("objectAlignment"));
+                            }
                         }
                     }
                     case EventNames.FIELD_DEFINITION -> sink.fieldDefinition(e.getInt("fieldId"), str(e.getString("className")),

@@ -47,6 +47,14 @@ public interface RecordingSink {
      */
     void classDefinition(long classKey, String className);
 
+    /**
+     * The sizes of the objects of class {@code classKey} (after its {@link #classDefinition}), from
+     * a {@code minitrace.ClassDefinition} that carries them: the instance size, or for an array class
+     * the offset of element 0 and the element size; sizes round up to {@code alignment}.
+     */
+    default void classLayout(long classKey, int instanceSize, int elementSize, int alignment) {
+    }
+
     /** A {@code minitrace.MethodDefinition} event. */
     void methodDefinition(int methodId, String className, String methodName, String descriptor);
 

@@ -72,14 +72,16 @@ public final class MtlogFormat {
     public static final int OBJECT_DEATH = 24;
     /** Extension record type: the receiver of the instance method whose METHOD_ENTRY is just before; value = object id. */
     public static final int METHOD_RECEIVER = 25;
+    /** Extension record type: the length of the array whose OBJECT_ALLOC is just before; value = length. */
+    public static final int ARRAY_LENGTH = 26;
     /** The highest record type this version writes; record types fit an {@code int} bit mask. */
-    public static final int MAX_TYPE = 25;
+    public static final int MAX_TYPE = 26;
 
     private static final String[] TYPE_NAMES = {
         "?", "METHOD_ENTRY", "METHOD_EXIT", "LOCK_ACQUIRE", "LOCK_RELEASE", "OBJECT_ALLOC", "GC_TIMESTAMP",
         "TYPE_7", "TYPE_8", "TYPE_9", "TYPE_10", "TYPE_11", "TYPE_12", "TYPE_13", "TYPE_14", "TYPE_15",
         "EXCEPTION_THROW", "EXCEPTION_HANDLED", "EXCEPTION_OBJECT", "FIELD_STORE", "ARRAY_STORE",
-        "STORE_HOLDER", "STORE_OLD", "STORE_NEW", "OBJECT_DEATH", "METHOD_RECEIVER",
+        "STORE_HOLDER", "STORE_OLD", "STORE_NEW", "OBJECT_DEATH", "METHOD_RECEIVER", "ARRAY_LENGTH",
     };
 
     /** Whether records of {@code type} carry an object id as value (lock, allocation and the heap records' objects). */

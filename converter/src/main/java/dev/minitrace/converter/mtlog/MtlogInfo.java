@@ -29,11 +29,38 @@ public final class MtlogInfo {
     public record GcInfo(String name, String cause, long startNanos, long durationNanos) {
     }
 
+    /**
+     * A {@code *classsizes} line: the JVM's shallow size of the class's objects. For an array class
+     * {@code instanceSize} is the offset of element 0 and {@code elementSize} the bytes per element;
+     * every size rounds up to {@code alignment}.
+     */
+    public record ClassSize(int instanceSize, int elementSize, int alignment) {
+        /** The size in bytes of an object of the class; {@code length} counts only for an array class. */
+        public long size(long length) {
+            if (elementSize == 0) {
+                return instanceSize;
+            }
+            long raw = instanceSize + Math.max(0, length) * elementSize;
+            return alignment <= 0 ? raw : (raw + alignment - 1) / alignment * alignment;
+        }
+    }
+
     private final TreeMap<Long, ThreadInfo> threads = new TreeMap<>();
     private final TreeMap<Long, String> classes = new TreeMap<>();
     private final TreeMap<Long, MethodInfo> methods = new TreeMap<>();
     private final TreeMap<Long, GcInfo> gcs = new TreeMap<>();
     private final TreeMap<Long, FieldInfo> fields = new TreeMap<>();
+    private final TreeMap<Long, ClassSize> classSizes = new TreeMap<>();
+
+    /** Adds or replaces the sizes of a class's objects. */
+    public void putClassSize(long classId, int instanceSize, int elementSize, int alignment) {
+        classSizes.put(classId, new ClassSize(instanceSize, elementSize, alignment));
+    }
+
+    /** The sizes of the classes' objects by class id, for the classes that have them (read-only). */
+    public Map<Long, ClassSize> classSizes() {
+        return Collections.unmodifiableMap(classSizes);
+    }
 
     /** Adds or replaces a field. */
     public void putField(long fieldId, String className, String fieldName, String descriptor, boolean isStatic) {
@@ -105,6 +132,11 @@ public final class MtlogInfo {
             fields.forEach((id, f) -> sb.append(Long.toUnsignedString(id)).append('\t').append(f.className()).append('\t')
                     .append(f.fieldName()).append('\t').append(f.descriptor()).append('\t').append(f.isStatic() ? 1 : 0).append('\n'));
         }
+        if (!classSizes.isEmpty()) {
+            sb.append("*classsizes\n");
+            classSizes.forEach((id, c) -> sb.append(Long.toUnsignedString(id)).append('\t').append(c.instanceSize()).append('\t')
+                    .append(c.elementSize()).append('\t').append(c.alignment()).append('\n'));
+        }
         sb.append("*end\n");
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -158,6 +190,11 @@ public final class MtlogInfo {
                         need(f, 5, section, lineNo);
                         info.fields.put(Long.parseUnsignedLong(f[0]), new FieldInfo(f[1], f[2], f[3], "1".equals(f[4])));
                     }
+                    case "*classsizes" -> {
+                        need(f, 4, section, lineNo);
+                        info.classSizes.put(Long.parseUnsignedLong(f[0]),
+                                new ClassSize(Integer.parseInt(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3])));
+                    }
                     default -> {
                         // an unknown section (a later minor version): skipped by design
                     }
@@ -185,11 +222,11 @@ public final class MtlogInfo {
     @Override
     public boolean equals(Object o) {
         return o instanceof MtlogInfo m && threads.equals(m.threads) && classes.equals(m.classes)
-                && methods.equals(m.methods) && gcs.equals(m.gcs) && fields.equals(m.fields);
+                && methods.equals(m.methods) && gcs.equals(m.gcs) && fields.equals(m.fields) && classSizes.equals(m.classSizes);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(threads, classes, methods, gcs, fields);
+        return Objects.hash(threads, classes, methods, gcs, fields, classSizes);
     }
 }

@@ -27,7 +27,9 @@ import java.util.TreeMap;
  * object only, and frees its class and hash for the next allocation. MiniTrace records an allocation once its constructor
  * returned, after the constructor's own stores: an object named before its allocation record gets
  * its id there, and its allocation line is put at that first mention, so that it precedes every
- * line naming it, as the analyzer needs. Sizes are 0: the recording carries none.
+ * line naming it, as the analyzer needs. Sizes are the JVM's shallow sizes that the recording's
+ * class definitions carry ({@code *classsizes}), with the array length from the ARRAY_LENGTH record
+ * after an array's allocation; 0 when the recording has none.
  *
  * <p>Class names are only known at the end, so allocation lines are written with the class id and
  * the trace is rewritten once with the type names when {@link #finish} runs; the files appear
@@ -61,6 +63,10 @@ public final class ElephantTracksWriter implements TraceWriter {
         int inFlight;
         /** The method of an entry whose M line waits for its receiver record (-1: none). */
         long pendingEntry = -1;
+        /** An allocation whose line waits for its array length record: class id, ET id, site (null: none). */
+        long[] pendingAlloc;
+        /** Where that line goes: into the trace now, or to the '&' spot of an object named earlier. */
+        boolean pendingMoved;
     }
 
     /** Writes into folder {@code dir} (created if missing). */
@@ -85,6 +91,14 @@ public final class ElephantTracksWriter implements TraceWriter {
     }
 
     private void record(long thread, ThreadState t, int type, long v, int aux) throws IOException {
+        if (t.pendingAlloc != null) {
+            // an allocation's line waits for the record after it: the length, if it is an array
+            long length = type == MtlogFormat.ARRAY_LENGTH ? v : 0;
+            flushAlloc(thread, t, length);
+            if (type == MtlogFormat.ARRAY_LENGTH) {
+                return;
+            }
+        }
         if (type == MtlogFormat.METHOD_RECEIVER && t.pendingEntry != -1) {
             int receiver = object(v);
             line('M').hex(t.pendingEntry).hex(receiver).hex(thread).end();
@@ -114,14 +128,15 @@ public final class ElephantTracksWriter implements TraceWriter {
             case MtlogFormat.OBJECT_ALLOC -> {
                 int site = site(t.depth == 0 ? -1 : t.stack[t.depth - 1], aux, MtlogFormat.classIdOf(v));
                 Integer named = namedFirst.remove(v);
+                int id;
                 if (named != null) {
-                    moved.put(named, new long[] {MtlogFormat.classIdOf(v) & 0xFFFFFFFFL, site, thread});
-                    return;
+                    id = named;
+                } else {
+                    id = nextId++;
+                    ids.put(v, id);
                 }
-                int id = nextId++;
-                ids.put(v, id);
-                // '@' lines get their kind and type name in finish()
-                line('@').hex(MtlogFormat.classIdOf(v) & 0xFFFFFFFFL).hex(id).hex(0).hex(site).hex(thread).end();
+                t.pendingAlloc = new long[] {MtlogFormat.classIdOf(v) & 0xFFFFFFFFL, id, site};
+                t.pendingMoved = named != null;
             }
             case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.FIELD_STORE, MtlogFormat.ARRAY_STORE -> {
                 t.pendingType = type;
@@ -151,6 +166,22 @@ public final class ElephantTracksWriter implements TraceWriter {
             default -> {
                 // locks have no Elephant Tracks line
             }
+        }
+    }
+
+    /**
+     * Writes the waiting allocation with its array {@code length} (0: not an array, or no length
+     * recorded): an '@' line, which {@link #finish} turns into an N or A line once the class names
+     * and sizes are known, or, for an object named before its allocation record, the data of the line
+     * that goes to its '&' spot.
+     */
+    private void flushAlloc(long thread, ThreadState t, long length) throws IOException {
+        long[] a = t.pendingAlloc;
+        t.pendingAlloc = null;
+        if (t.pendingMoved) {
+            moved.put((int) a[1], new long[] {a[0], a[2], thread, length});
+        } else {
+            line('@').hex(a[0]).hex(a[1]).hex(length).hex(a[2]).hex(thread).end();
         }
     }
 
@@ -214,6 +245,9 @@ public final class ElephantTracksWriter implements TraceWriter {
     @Override
     public void finish(MtlogInfo tables) throws IOException {
         for (Map.Entry<Long, ThreadState> t : threads.entrySet()) {
+            if (t.getValue().pendingAlloc != null) {
+                flushAlloc(t.getKey(), t.getValue(), 0);
+            }
             flushEntry(t.getKey(), t.getValue());
         }
         out.close();
@@ -263,13 +297,13 @@ public final class ElephantTracksWriter implements TraceWriter {
                     if (l.charAt(0) == '&') {
                         long[] a = moved.get(Integer.parseInt(l.substring(1)));
                         if (a != null) {
-                            allocation(w, tables, a[0], Integer.parseInt(l.substring(1)), a[1], a[2]);
+                            allocation(w, tables, a[0], Integer.parseInt(l.substring(1)), a[3], a[1], a[2]);
                         }
                     } else if (l.charAt(0) == '@') {
-                        // @ class id size site thread -> N|A id size type site thread
+                        // @ class id length site thread -> N|A id size type site length thread
                         String[] f = l.split(" ");
-                        allocation(w, tables, Long.parseLong(f[1], 16), Integer.parseInt(f[2], 16), Long.parseLong(f[4], 16),
-                                Long.parseLong(f[5], 16));
+                        allocation(w, tables, Long.parseLong(f[1], 16), Integer.parseInt(f[2], 16), Long.parseLong(f[3], 16),
+                                Long.parseLong(f[4], 16), Long.parseLong(f[5], 16));
                     } else {
                         w.append(l).append('\n');
                     }
@@ -285,11 +319,18 @@ public final class ElephantTracksWriter implements TraceWriter {
         }
     }
 
-    /** {@code N|A <id> <size> <type> <site> <thread>}: N for an object, A for an array (its length is not recorded). */
-    private static void allocation(BufferedWriter w, MtlogInfo tables, long classId, int id, long site, long thread) throws IOException {
+    /**
+     * {@code N|A <id> <size> <type> <site> <length> <thread>}: N for an object (length 0), A for an
+     * array; the size from the class's sizes in the recording, 0 when it has none.
+     */
+    private static void allocation(BufferedWriter w, MtlogInfo tables, long classId, int id, long length, long site, long thread)
+            throws IOException {
         String name = tables.classes().getOrDefault(classId, "?");
-        w.append(name.startsWith("[") ? 'A' : 'N').append(' ').append(hexOf(id)).append(" 0 ").append(descriptor(name)).append(' ')
-                .append(hexOf(site)).append(' ').append(hexOf(thread)).append('\n');
+        MtlogInfo.ClassSize sizes = tables.classSizes().get(classId);
+        long size = sizes == null ? 0 : sizes.size(length);
+        w.append(name.startsWith("[") ? 'A' : 'N').append(' ').append(hexOf(id)).append(' ').append(hexOf(size)).append(' ')
+                .append(descriptor(name)).append(' ').append(hexOf(site)).append(' ').append(hexOf(length)).append(' ')
+                .append(hexOf(thread)).append('\n');
     }
 
     private static int classId(Map<String, Integer> ids, String name) {

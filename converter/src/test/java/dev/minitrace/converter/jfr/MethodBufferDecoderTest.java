@@ -135,6 +135,12 @@ class MethodBufferDecoderTest {
         s = decode("\u0018\u0006\u0000\u0003\u0009", 100, 1, 1_000_000_000L);
         assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
         assertEquals(List.of("25 7 100 " + BASE + " " + Long.toHexString(key2) + " 9 0"), s.objectEvents);
+        // an array allocation (kind 5: header 0x19; length 3, bci 4, class id 2, hash 9) is the
+        // allocation, then its length, one sequence number each
+        s = decode("\u0019\u0003\u0004\u0003\u0009", 100, 2, 1_000_000_000L);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        assertEquals(List.of("5 7 100 " + BASE + " " + Long.toHexString(key2) + " 9 4"), s.objectEvents);
+        assertEquals(List.of("26 7 101 " + BASE + " 3 0"), s.methodEvents);
         // an array store (kind 3: header 0x13) counts four records too: a recordCount of 3 is corrupt
         assertCorrupt("\u0013\u0001\u0002\u0000\u0000\u0000\u0000\u0000\u0000", 3, "more records than recordCount 3");
     }
@@ -144,8 +150,10 @@ class MethodBufferDecoderTest {
         String good = new TraceBufferEncoder().entry(1, 5).alloc(2, 3, 4, -1).records(); // 3 + 4 chars
         String alloc = new TraceBufferEncoder().alloc(2, 3, 4, -1).records();
         assertEquals(List.of(), decode(good + alloc, 1, 3, 1_000_000_000L).corrupt, "the undamaged form decodes");
-        // bit 4 with bits 3 and 0: heap record kind 5, reserved
-        assertCorrupt(good + "\u0019\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 5");
+        // bit 4 with bits 3 and 1: heap record kind 6, reserved
+        assertCorrupt(good + "\u001a\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 6");
+        // an array allocation (kind 5) without an array
+        assertCorrupt(good + "\u0019\u0002\u0003\u0000\u0000", 4, "array allocation at char 7 has no array");
         // bits 5-6
         assertCorrupt(good + "\u002a\u0002\u0003\u0004", 3, "header char 0x2a at char 7 has reserved bits set");
         assertCorrupt(good + "\u004a\u0002\u0003\u0004", 3, "header char 0x4a at char 7 has reserved bits set");

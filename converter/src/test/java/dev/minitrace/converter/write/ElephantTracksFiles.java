@@ -31,6 +31,10 @@ public final class ElephantTracksFiles {
     public final List<String[]> trace = new ArrayList<>();
     /** Allocated object id -> its type token. */
     public final Map<Long, String> allocated = new HashMap<>();
+    /** Allocated object id -> its size token. */
+    public final Map<Long, Long> sizes = new HashMap<>();
+    /** Allocated object id -> its array length token (lines of 7 tokens only). */
+    public final Map<Long, Long> lengths = new HashMap<>();
 
     private ElephantTracksFiles() {
     }
@@ -132,14 +136,19 @@ public final class ElephantTracksFiles {
                     if (t.length != 6 && t.length != 7) {
                         throw new IllegalStateException("'" + line + "' has " + t.length + " tokens, expected 6 or 7");
                     }
+                    // <kind> <id> <size> <type> <site> [<length>] <thread>
                     long id = hex(t, 1, line);
-                    hex(t, 2, line);
+                    long size = hex(t, 2, line);
                     hex(t, 4, line);
                     hex(t, t.length - 1, line);
                     if (id == 0 || !ids.add(id)) {
                         throw new IllegalStateException("'" + line + "': object id reused or 0");
                     }
                     allocated.put(id, t[3]);
+                    sizes.put(id, size);
+                    if (t.length == 7) {
+                        lengths.put(id, hex(t, 5, line));
+                    }
                 }
                 case "U" -> {
                     count(t, 6, line);

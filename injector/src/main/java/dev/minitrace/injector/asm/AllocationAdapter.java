@@ -9,7 +9,7 @@ import org.objectweb.asm.Opcodes;
  * Allocation sites, reported once the object exists: for {@code new X; dup; …; invokespecial
  * X.<init>} the reference left on the stack after the matching constructor call is duplicated and
  * passed to {@code Trace.alloc(ref, bciOfNew)}; arrays ({@code newarray}, {@code anewarray},
- * {@code multianewarray}) are passed right after the instruction. A {@code new} that is not
+ * {@code multianewarray}) are passed to {@code Trace.allocArray} right after the instruction. A {@code new} that is not
  * immediately followed by {@code dup} leaves no reference behind and is not reported. Pending
  * {@code new}s are matched to constructor calls as a stack (javac nests them); a constructor call
  * with no pending {@code new} is a {@code super(…)}/{@code this(…)} call.
@@ -42,7 +42,7 @@ final class AllocationAdapter extends MethodVisitor {
         } else if (opcode == Opcodes.ANEWARRAY) {
             int bci = position.bci;
             super.visitTypeInsn(opcode, type);
-            reportTop(bci);
+            reportArray(bci);
         } else {
             super.visitTypeInsn(opcode, type);
         }
@@ -63,7 +63,7 @@ final class AllocationAdapter extends MethodVisitor {
         int bci = position.bci;
         super.visitIntInsn(opcode, operand);
         if (opcode == Opcodes.NEWARRAY) {
-            reportTop(bci);
+            reportArray(bci);
         }
     }
 
@@ -72,7 +72,7 @@ final class AllocationAdapter extends MethodVisitor {
         afterNew = false;
         int bci = position.bci;
         super.visitMultiANewArrayInsn(descriptor, numDimensions);
-        reportTop(bci);
+        reportArray(bci);
     }
 
     @Override
@@ -90,6 +90,12 @@ final class AllocationAdapter extends MethodVisitor {
     private void reportTop(int bci) {
         super.visitInsn(Opcodes.DUP);
         Hooks.objectHook(mv, "alloc", bci);
+    }
+
+    /** An array's hook also records its length. */
+    private void reportArray(int bci) {
+        super.visitInsn(Opcodes.DUP);
+        Hooks.objectHook(mv, "allocArray", bci);
     }
 
     @Override

@@ -98,6 +98,7 @@ public final class AttachSession implements FlightRecorderListener {
         Files.deleteIfExists(partial);
 
         TraceClock.open(inst, options.stampEvery());
+        Trace.measureSizesWith(inst);
         Trace.preferBuffered(options.bufferMethods());
         Trace.watchDeaths(options.events().contains(dev.minitrace.injector.runtime.EventKind.DEATH));
         TraceTransformer transformer = new TraceTransformer(options, true);

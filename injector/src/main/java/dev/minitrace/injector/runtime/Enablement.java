@@ -108,7 +108,7 @@ public final class Enablement implements FlightRecorderListener {
      */
     public static void initializeEventClasses() {
         Class<?>[] events = {MethodEntryEvent.class, MethodExitEvent.class, MethodBufferEvent.class, ClassDefinitionEvent.class, LockAcquireEvent.class, LockReleaseEvent.class,
-            ObjectAllocEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class,
+            ObjectAllocEvent.class, dev.minitrace.events.ArrayLengthEvent.class, MethodCaptureEvent.class, MethodDefinitionEvent.class,
             dev.minitrace.events.ExceptionThrowEvent.class, dev.minitrace.events.ExceptionHandledEvent.class,
             dev.minitrace.events.ReferenceStoreEvent.class, dev.minitrace.events.FieldDefinitionEvent.class,
             dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.MethodReceiverEvent.class};

@@ -81,6 +81,7 @@ public final class Trace {
     private static final int OP_INIT_STORES = 14;
     private static final int OP_DEATH = 15;
     private static final int OP_ENTER_RECEIVER = 16;
+    private static final int OP_ALLOC_ARRAY = 17;
 
     private Trace() {
     }
@@ -177,6 +178,13 @@ public final class Trace {
         if (allocOn && object != null) {
             // a death is recorded only for an object whose allocation record exists: OP_ALLOC watches it
             guarded(OP_ALLOC, 0, bci, object, null, null);
+        }
+    }
+
+    /** {@code array} was allocated by the {@code newarray}, {@code anewarray} or {@code multianewarray} at {@code bci}. */
+    public static void allocArray(Object array, int bci) {
+        if (allocOn && array != null) {
+            guarded(OP_ALLOC_ARRAY, 0, bci, array, null, null);
         }
     }
 
@@ -283,6 +291,12 @@ public final class Trace {
                 case OP_RELEASE -> records.object(s, TraceBufferFormat.RELEASE, object, 0, bci);
                 case OP_ALLOC -> {
                     records.object(s, TraceBufferFormat.ALLOC, object, 0, bci);
+                    if (deathOn) {
+                        ObjectDeaths.register(object);
+                    }
+                }
+                case OP_ALLOC_ARRAY -> {
+                    records.heap(s, TraceBufferFormat.ARRAY_ALLOC, java.lang.reflect.Array.getLength(object), bci, object, null, null);
                     if (deathOn) {
                         ObjectDeaths.register(object);
                     }
@@ -463,7 +477,8 @@ public final class Trace {
             sync(s);
             long ids = kind == TraceBufferFormat.RELEASE ? s.monitorReleased(object) : -1;
             if (ids < 0) {
-                ids = (long) ClassIds.of(object.getClass()) << 32 | (hash != 0 ? hash : System.identityHashCode(object)) & 0xFFFFFFFFL;
+                int classId = kind == TraceBufferFormat.ALLOC ? ClassIds.ofAllocated(object) : ClassIds.of(object.getClass());
+                ids = (long) classId << 32 | (hash != 0 ? hash : System.identityHashCode(object)) & 0xFFFFFFFFL;
                 if (kind == TraceBufferFormat.ACQUIRE) {
                     s.monitorAcquired(object, ids);
                 }
@@ -558,18 +573,24 @@ public final class Trace {
                         e.commit();
                     }
                 }
-                default -> {
-                    ObjectAllocEvent e = new ObjectAllocEvent();
-                    if (e.shouldCommit()) {
-                        e.objectClass = object.getClass();
-                        e.identityHash = System.identityHashCode(object);
-                        e.bytecodeIndex = bci;
-                        e.sequence = ++s.sequence;
-                        e.commit();
-                    }
-                }
+                default -> allocEvent(s, object, bci);
             }
         }
+    }
+
+    /** A {@code minitrace.ObjectAlloc} event; the class's definition (with its size) is committed the first time. */
+    private static boolean allocEvent(ThreadState s, Object object, int bci) {
+        ObjectAllocEvent e = new ObjectAllocEvent();
+        if (!e.shouldCommit()) {
+            return false;
+        }
+        ClassIds.ofAllocated(object);
+        e.objectClass = object.getClass();
+        e.identityHash = System.identityHashCode(object);
+        e.bytecodeIndex = bci;
+        e.sequence = ++s.sequence;
+        e.commit();
+        return true;
     }
 
     /**
@@ -577,6 +598,17 @@ public final class Trace {
      * converter numbers the parts alike.
      */
     private static void heapEvent(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
+        if (kind == TraceBufferFormat.ARRAY_ALLOC) {
+            if (allocEvent(s, a, bci)) {
+                dev.minitrace.events.ArrayLengthEvent e = new dev.minitrace.events.ArrayLengthEvent();
+                if (e.shouldCommit()) {
+                    e.length = id;
+                    e.sequence = ++s.sequence;
+                    e.commit();
+                }
+            }
+            return;
+        }
         if (kind == TraceBufferFormat.RECEIVER) {
             dev.minitrace.events.MethodReceiverEvent e = new dev.minitrace.events.MethodReceiverEvent();
             if (e.shouldCommit()) {
@@ -638,7 +670,7 @@ public final class Trace {
      */
     public static Class<?>[] helperClasses() {
         return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class, FieldRegistry.class,
-            ObjectDeaths.class, ObjectDeaths.Ref.class,
+            ObjectDeaths.class, ObjectDeaths.Ref.class, ObjectSizes.class,
             TraceClock.class, Records.class, Packed.class, Events.class};
     }
 
@@ -649,6 +681,11 @@ public final class Trace {
 
     /** Whether the agent options ask for object deaths ({@code events=…+death}); only then does a recording get them. */
     static volatile boolean deathsWanted;
+
+    /** Lets the class definitions carry the JVM's shallow sizes of allocated objects ({@link ObjectSizes}). */
+    public static void measureSizesWith(java.lang.instrument.Instrumentation inst) {
+        ObjectSizes.use(inst);
+    }
 
     /** The agent option {@code events=…+death}. */
     public static void watchDeaths(boolean wanted) {

@@ -118,8 +118,8 @@ class AdaptersTest {
         assertEquals(List.of("new java/lang/StringBuilder", "dup", "ldc x", "invokespecial StringBuilder.<init>",
                 "dup", "iconst_0", "invokestatic Trace.alloc", "areturn"), TestClasses.insns(alloc));
         MethodNode array = TestClasses.rewrite(SMALL, "array", (next, pos) -> new AllocationAdapter(next, pos));
-        assertEquals(List.of("iload 1", "newarray 10", "dup", "iconst_1", "invokestatic Trace.alloc", "areturn"),
-                TestClasses.insns(array));
+        assertEquals(List.of("iload 1", "newarray 10", "dup", "iconst_1", "invokestatic Trace.allocArray", "areturn"),
+                TestClasses.insns(array), "an array goes to its own hook, which records its length");
         MethodNode nested = TestClasses.rewrite(SMALL, "nested", (next, pos) -> new AllocationAdapter(next, pos));
         assertEquals(List.of("new java/util/ArrayList", "dup", "new java/util/ArrayList", "dup",
                 "invokespecial ArrayList.<init>", "dup", "iconst_4", "invokestatic Trace.alloc",
@@ -150,7 +150,7 @@ class AdaptersTest {
             {"exitByException", new Class<?>[] {int.class}}, {"superCall", new Class<?>[] {int.class}},
             {"superReturned", new Class<?>[] {int.class}}, {"caught", new Class<?>[0]},
             {"lockAcquire", new Class<?>[] {Object.class, int.class}}, {"lockRelease", new Class<?>[] {Object.class, int.class}},
-            {"alloc", new Class<?>[] {Object.class, int.class}},
+            {"alloc", new Class<?>[] {Object.class, int.class}}, {"allocArray", new Class<?>[] {Object.class, int.class}},
         };
         for (Object[] h : hooks) {
             var m = trace.getMethod((String) h[0], (Class<?>[]) h[1]);

@@ -20,7 +20,7 @@ class TraceTest {
     static Recording allMiniTrace() {
         Recording r = new Recording();
         for (String name : List.of(EventNames.METHOD_ENTRY, EventNames.METHOD_EXIT, EventNames.LOCK_ACQUIRE,
-                EventNames.LOCK_RELEASE, EventNames.OBJECT_ALLOC)) {
+                EventNames.LOCK_RELEASE, EventNames.OBJECT_ALLOC, EventNames.ARRAY_LENGTH)) {
             r.enable(name);
         }
         return r;
@@ -29,7 +29,8 @@ class TraceTest {
     static List<RecordedEvent> eventsOf(Path file, String thread) throws Exception {
         List<RecordedEvent> out = new ArrayList<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-            if (e.getEventType().getName().startsWith("minitrace.") && e.getThread() != null
+            // the trace events; a definition committed on the thread has no sequence
+            if (e.getEventType().getName().startsWith("minitrace.") && e.hasField("sequence") && e.getThread() != null
                     && thread.equals(e.getThread().getJavaName())) {
                 out.add(e);
             }
@@ -57,7 +58,8 @@ class TraceTest {
             runIn("hooks", () -> {
                 Trace.enter(7);
                 Trace.lockAcquire(monitor, 3);
-                Trace.alloc(new int[2], 5);
+                Trace.allocArray(new int[2], 5);
+                Trace.alloc(new StringBuilder(), 6);
                 Trace.lockRelease(monitor, 9);
                 Trace.exit(7, 12);
                 Trace.enter(8);
@@ -78,12 +80,13 @@ class TraceTest {
                 case "MethodExit" -> e.getInt("methodId") + "@" + e.getInt("bytecodeIndex") + (e.getBoolean("exceptional") ? "!" : "");
                 case "LockAcquire", "LockRelease" -> e.getClass("monitorClass").getName() + "@" + e.getInt("bytecodeIndex")
                         + (e.getInt("identityHash") == System.identityHashCode(monitor) ? "" : "?");
+                case "ArrayLength" -> "" + e.getInt("length");
                 default -> e.getClass("objectClass").getName() + "@" + e.getInt("bytecodeIndex");
             };
             seen.add(type + " " + detail);
         }
-        assertEquals(List.of("MethodEntry 7", "LockAcquire java.lang.Object@3", "ObjectAlloc [I@5",
-                "LockRelease java.lang.Object@9", "MethodExit 7@12", "MethodEntry 8", "MethodExit 8@0!"), seen);
+        assertEquals(List.of("MethodEntry 7", "LockAcquire java.lang.Object@3", "ObjectAlloc [I@5", "ArrayLength 2",
+                "ObjectAlloc java.lang.StringBuilder@6", "LockRelease java.lang.Object@9", "MethodExit 7@12", "MethodEntry 8", "MethodExit 8@0!"), seen);
         assertTrue(eventsOf(file, "before-recording").isEmpty());
     }
 

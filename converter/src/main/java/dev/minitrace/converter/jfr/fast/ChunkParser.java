@@ -666,6 +666,7 @@ final class ChunkParser {
                 case EXCEPTION_THROW, EXCEPTION_HANDLED -> sink.onException(s[SLOT_THREAD], toNanos(s[SLOT_START]),
                         KINDS[kind] == JfrEventKind.EXCEPTION_HANDLED, (int) s[F0], (int) s[F1], s[F2], (int) s[F3], s[F4]);
                 case OBJECT_DEATH -> sink.onObjectDeath(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], (int) s[F1], s[F2]);
+                case ARRAY_LENGTH -> sink.onArrayLength(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], s[F1]);
                 case METHOD_RECEIVER -> sink.onMethodReceiver(s[SLOT_THREAD], toNanos(s[SLOT_START]), s[F0], (int) s[F1], s[F2]);
                 case REFERENCE_STORE -> sink.onReferenceStore(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], (int) s[F1],
                         (int) s[F2], s[F3], (int) s[F4], s[F0 + 5], (int) s[F6], s[F0 + 7], (int) s[F0 + 8], s[F0 + 9]);
@@ -721,9 +722,10 @@ final class ChunkParser {
         sink.onMethodDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[2], str[3], str[4], (int) s[F1]);
     }
 
-    /** classId, then the string className. */
+    /** classId, the string className, instanceSize, elementSize, objectAlignment (0 when the recording has none). */
     private void classDefinition(long[] s, String[] str, JfrEventSink sink) {
-        sink.onClassDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[1]);
+        sink.onClassDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[1], (int) s[F0 + 2], (int) s[F0 + 3],
+                (int) s[F0 + 4]);
     }
 
     /** gcId, name, cause (constant-pool keys), sumOfPauses, longestPause. */

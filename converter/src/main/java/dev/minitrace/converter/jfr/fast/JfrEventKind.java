@@ -39,7 +39,7 @@ public enum JfrEventKind {
     METHOD_BUFFER(EventNames.METHOD_BUFFER, "tracedThread", "firstSequence", "recordCount", "baseTime", "ticksPerSecond",
             "%records", "tracedThreadId", "%tracedThreadName"),
     /** {@code minitrace.ClassDefinition}: the name of a class id of the buffered object records. */
-    CLASS_DEFINITION(EventNames.CLASS_DEFINITION, "classId", "$className"),
+    CLASS_DEFINITION(EventNames.CLASS_DEFINITION, "classId", "$className", "instanceSize", "elementSize", "objectAlignment"),
     /** {@code minitrace.FieldDefinition}: the name of a field id of reference store records. */
     FIELD_DEFINITION(EventNames.FIELD_DEFINITION, "fieldId", "isStatic", "$className", "$fieldName", "$descriptor"),
     /** {@code minitrace.ExceptionThrow} (per-event form). */
@@ -50,6 +50,8 @@ public enum JfrEventKind {
     METHOD_RECEIVER(EventNames.METHOD_RECEIVER, "receiverClass", "identityHash", "sequence"),
     /** {@code minitrace.ObjectDeath} (per-event form). */
     OBJECT_DEATH(EventNames.OBJECT_DEATH, "objectClass", "identityHash", "sequence"),
+    /** {@code minitrace.ArrayLength} (per-event form). */
+    ARRAY_LENGTH(EventNames.ARRAY_LENGTH, "length", "sequence"),
     /** {@code minitrace.ReferenceStore} (per-event form). */
     REFERENCE_STORE(EventNames.REFERENCE_STORE, "fieldId", "index", "bytecodeIndex", "holderClass", "holderHash", "oldClass",
             "oldHash", "newClass", "newHash", "sequence");

@@ -60,6 +60,10 @@ public interface JfrEventSink {
     default void onObjectDeath(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
     }
 
+    /** {@code minitrace.ArrayLength}. */
+    default void onArrayLength(long threadRef, long startNanos, int length, long sequence) {
+    }
+
     /** {@code minitrace.ReferenceStore}; a class ref of 0 is a null reference (or no holder). */
     default void onReferenceStore(long threadRef, long startNanos, int fieldId, int index, int bytecodeIndex, long holderRef,
                                   int holderHash, long oldRef, int oldHash, long newRef, int newHash, long sequence) {
@@ -112,7 +116,8 @@ public interface JfrEventSink {
      * agent's id of the class in buffered object records, {@code className} its {@code Class.getName()}
      * ({@code null} if absent).
      */
-    default void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
+    default void onClassDefinition(long threadRef, long startNanos, int classId, String className, int instanceSize,
+                                   int elementSize, int objectAlignment) {
     }
 
     /** {@code jdk.ThreadEnd}. */

@@ -212,8 +212,46 @@ final class RecordedEvents implements JfrEventSink {
     }
 
     @Override
-    public void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
-        rare(s -> s.onClassDefinition(threadRef, startNanos, classId, className));
+    public void onClassDefinition(long threadRef, long startNanos, int classId, String className, int instanceSize,
+            int elementSize, int objectAlignment) {
+        rare(s -> s.onClassDefinition(threadRef, startNanos, classId, className, instanceSize, elementSize, objectAlignment));
+    }
+
+    // The per-event heap forms (methods=events) are replayed as calls too: a recording has them
+    // only when it has no packed records, and then a JFR event per record costs far more than this.
+
+    @Override
+    public void onFieldDefinition(long threadRef, long startNanos, int fieldId, String className, String fieldName,
+            String descriptor, boolean isStatic) {
+        rare(s -> s.onFieldDefinition(threadRef, startNanos, fieldId, className, fieldName, descriptor, isStatic));
+    }
+
+    @Override
+    public void onException(long threadRef, long startNanos, boolean handled, int methodId, int bytecodeIndex, long classRef,
+            int identityHash, long sequence) {
+        rare(s -> s.onException(threadRef, startNanos, handled, methodId, bytecodeIndex, classRef, identityHash, sequence));
+    }
+
+    @Override
+    public void onMethodReceiver(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+        rare(s -> s.onMethodReceiver(threadRef, startNanos, classRef, identityHash, sequence));
+    }
+
+    @Override
+    public void onObjectDeath(long threadRef, long startNanos, long classRef, int identityHash, long sequence) {
+        rare(s -> s.onObjectDeath(threadRef, startNanos, classRef, identityHash, sequence));
+    }
+
+    @Override
+    public void onArrayLength(long threadRef, long startNanos, int length, long sequence) {
+        rare(s -> s.onArrayLength(threadRef, startNanos, length, sequence));
+    }
+
+    @Override
+    public void onReferenceStore(long threadRef, long startNanos, int fieldId, int index, int bytecodeIndex, long holderRef,
+            int holderHash, long oldRef, int oldHash, long newRef, int newHash, long sequence) {
+        rare(s -> s.onReferenceStore(threadRef, startNanos, fieldId, index, bytecodeIndex, holderRef, holderHash, oldRef, oldHash,
+                newRef, newHash, sequence));
     }
 
     @Override

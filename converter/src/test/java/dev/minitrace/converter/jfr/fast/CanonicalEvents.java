@@ -184,7 +184,8 @@ final class CanonicalEvents {
         }
 
         @Override
-        public void onClassDefinition(long threadRef, long startNanos, int classId, String className) {
+        public void onClassDefinition(long threadRef, long startNanos, int classId, String className, int instanceSize,
+                int elementSize, int objectAlignment) {
             lines.add(head("minitrace.ClassDefinition", threadRef, startNanos) + "|" + classId + "|" + className);
         }
 
