@@ -82,13 +82,15 @@ class LargeChunkIT {
         }
     }
 
-    /** lambda entry, work entry, ITERATIONS times the seven records of step, work exit, lambda exit. */
+    /** lambda entry, work entry, ITERATIONS times the eight records of step, work exit, lambda exit. */
     private static void checkWorker(List<String> lines, MtlogInfo info, String what) {
-        assertEquals(4 + 7L * ITERATIONS, lines.size(), what + ": records");
+        assertEquals(4 + 8L * ITERATIONS, lines.size(), what + ": records");
         List<String> named = new ArrayList<>(lines.size());
         for (String line : lines) {
             String[] f = line.split(" ");
-            if (f[0].startsWith("METHOD_")) {
+            if (f[0].equals("ARRAY_LENGTH")) {
+                named.add(f[0] + " " + f[1]);
+            } else if (f[0].startsWith("METHOD_")) {
                 MtlogInfo.MethodInfo m = info.methods().get(Long.parseLong(f[1]));
                 named.add(f[0] + " " + m.methodName());
             } else {
@@ -98,16 +100,16 @@ class LargeChunkIT {
         assertEquals("METHOD_ENTRY lambda$main$0", named.get(0), what);
         assertEquals("METHOD_ENTRY work", named.get(1), what);
         List<String> step = List.of("METHOD_ENTRY step", "METHOD_ENTRY leaf", "METHOD_EXIT leaf", "LOCK_ACQUIRE java.lang.Object",
-                "LOCK_RELEASE java.lang.Object", "OBJECT_ALLOC [I", "METHOD_EXIT step");
+                "LOCK_RELEASE java.lang.Object", "OBJECT_ALLOC [I", "ARRAY_LENGTH 1", "METHOD_EXIT step");
         for (int i = 0; i < ITERATIONS; i++) {
-            for (int k = 0; k < 7; k++) {
-                int at = 2 + 7 * i + k;
+            for (int k = 0; k < step.size(); k++) {
+                int at = 2 + step.size() * i + k;
                 if (!step.get(k).equals(named.get(at))) {
                     assertEquals(step.get(k), named.get(at), what + ": record " + at + " (iteration " + i + ")");
                 }
-                // the same instruction every iteration: the raw line repeats seven records later
-                if (i > 0 && !lines.get(at).equals(lines.get(at - 7)) && !lines.get(at).startsWith("OBJECT_ALLOC")) {
-                    assertEquals(lines.get(at - 7), lines.get(at), what + ": record " + at);
+                // the same instruction every iteration: the raw line repeats a step later
+                if (i > 0 && !lines.get(at).equals(lines.get(at - step.size())) && !lines.get(at).startsWith("OBJECT_ALLOC")) {
+                    assertEquals(lines.get(at - step.size()), lines.get(at), what + ": record " + at);
                 }
             }
         }

@@ -38,6 +38,7 @@ public final class MtlogContent {
                     case MtlogFormat.METHOD_ENTRY -> "METHOD_ENTRY " + value + " " + (global ? 0 : aux);
                     case MtlogFormat.METHOD_EXIT -> "METHOD_EXIT " + value + " " + (global ? "?" : aux);
                     case MtlogFormat.GC_TIMESTAMP -> "GC " + aux;
+                    case MtlogFormat.ARRAY_LENGTH -> "ARRAY_LENGTH " + value + " " + (global ? "?" : aux);
                     default -> MtlogFormat.typeName(type) + " " + names.object(value) + " " + (global ? "?" : aux);
                 };
                 c.counts.merge(MtlogFormat.typeName(type), 1L, Long::sum);

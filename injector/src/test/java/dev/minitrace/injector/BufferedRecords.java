@@ -42,8 +42,7 @@ final class BufferedRecords {
                 RecordedThread t = e.getThread("tracedThread");
                 String thread = t != null ? t.getJavaName() : e.getString("tracedThreadName");
                 decode(e, names, classes, out.computeIfAbsent(thread, k -> new ArrayList<>()));
-            } else if (type.startsWith("minitrace.") && !type.equals(EventNames.METHOD_DEFINITION)
-                    && !type.equals(EventNames.CLASS_DEFINITION)) {
+            } else if (type.startsWith("minitrace.") && e.hasField("sequence")) {
                 out.computeIfAbsent(e.getThread().getJavaName(), k -> new ArrayList<>())
                         .add(new Item(e.getLong("sequence"), Recordings.token(e, names), -1, -1, e.getStartTime(), true, e));
             }
@@ -65,8 +64,26 @@ final class BufferedRecords {
         int[] p = {0};
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
-            assertTrue(h < 128 && (h & 0x70) == 0, "header char " + h);
+            assertTrue(h < 128 && (h & 0x60) == 0, "header char " + h);
             int kind = h & 3;
+            if ((h & 0x10) != 0) { // a heap record: only kind 5, an array allocation, in these workloads
+                assertEquals(5, kind | (h & 8) >> 1, "heap record kind");
+                long length = varint(s, p);
+                int bci = (int) varint(s, p);
+                int classId = (int) varint(s, p) - 1;
+                varint(s, p); // identity hash
+                boolean stamped = (h & 4) != 0;
+                if (stamped) {
+                    ticks += varint(s, p);
+                }
+                String cls = classes.get(classId);
+                assertTrue(cls != null, "class id " + classId + " has no minitrace.ClassDefinition");
+                Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
+                into.add(new Item(sequence++, "new " + javaName(cls), classId, bci, time, stamped, null));
+                into.add(new Item(sequence++, "len " + length, -1, -1, time, stamped, null));
+                count += 2;
+                continue;
+            }
             if ((h & 8) != 0) { // an object record: class id, identity hash, bci, [delta]
                 assertTrue(kind != 3, "object record of kind 3");
                 int classId = (int) varint(s, p);

@@ -55,7 +55,7 @@ class BufferedTraceIT {
         assertEquals(List.of("main", "worker-0", "worker-1", "worker-2"), new ArrayList<>(new TreeMap<>(threads).keySet()));
         assertEquals(TraceWorkloadIT.mainTrace(), BufferedRecords.tokens(threads.get("main")));
         for (int i = 0; i < 3; i++) {
-            assertEquals(TraceWorkloadIT.workerTrace(), BufferedRecords.tokens(threads.get("worker-" + i)), "worker-" + i);
+            assertEquals(TraceWorkloadIT.workerTrace(i), BufferedRecords.tokens(threads.get("worker-" + i)), "worker-" + i);
         }
         for (Map.Entry<String, List<BufferedRecords.Item>> t : threads.entrySet()) {
             List<BufferedRecords.Item> items = t.getValue();
@@ -95,7 +95,7 @@ class BufferedTraceIT {
             for (int k = 0; k < items.size(); k++) {
                 assertEquals(k + 1, items.get(k).sequence(), "vt-" + i + " item " + k);
             }
-            assertEquals(TraceWorkloadIT.workerTrace(), BufferedRecords.tokens(items), "vt-" + i);
+            assertEquals(TraceWorkloadIT.workerTrace(i), BufferedRecords.tokens(items), "vt-" + i);
         }
         // Each virtual thread commits its own buffers, the last when Worker.run returned: none is
         // left for the periodic thread at the next chunk boundary.
@@ -123,6 +123,8 @@ class BufferedTraceIT {
             String type = x.getEventType().getName();
             if (type.equals(EventNames.METHOD_ENTRY)) {
                 fromEvents.add(Recordings.token(x, names) + "@0");
+            } else if (type.equals(EventNames.ARRAY_LENGTH)) {
+                fromEvents.add(Recordings.token(x, names) + "@-1"); // a length has no instruction of its own
             } else {
                 // exits, and lock and allocation events: with the class of the object
                 fromEvents.add(Recordings.token(x, names) + "@" + x.getInt("bytecodeIndex"));

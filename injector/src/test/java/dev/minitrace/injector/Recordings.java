@@ -79,12 +79,12 @@ final class Recordings {
         return names;
     }
 
-    /** The minitrace events (definitions excluded) of each thread, sorted by sequence. */
+    /** The minitrace events (definitions excluded: they have no sequence) of each thread, sorted by sequence. */
     static Map<String, List<RecordedEvent>> byThread(List<RecordedEvent> events) {
         Map<String, List<RecordedEvent>> out = new HashMap<>();
         for (RecordedEvent e : events) {
             String type = e.getEventType().getName();
-            if (type.startsWith("minitrace.") && !type.equals(EventNames.METHOD_DEFINITION)) {
+            if (type.startsWith("minitrace.") && e.hasField("sequence")) {
                 out.computeIfAbsent(e.getThread().getJavaName(), k -> new ArrayList<>()).add(e);
             }
         }
@@ -112,6 +112,7 @@ final class Recordings {
             case EventNames.LOCK_ACQUIRE -> "acq " + className(e, "monitorClass");
             case EventNames.LOCK_RELEASE -> "rel " + className(e, "monitorClass");
             case EventNames.OBJECT_ALLOC -> "new " + className(e, "objectClass");
+            case EventNames.ARRAY_LENGTH -> "len " + e.getInt("length");
             default -> throw new IllegalArgumentException("not a minitrace event: " + type);
         };
     }

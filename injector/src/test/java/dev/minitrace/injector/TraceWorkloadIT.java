@@ -50,14 +50,15 @@ class TraceWorkloadIT {
         threads = Recordings.byThread(events);
     }
 
-    static List<String> workerTrace() {
+    /** The trace of {@code new Worker(id)}: its int[] has id + 1 elements. */
+    static List<String> workerTrace(int id) {
         List<String> t = new ArrayList<>();
         t.add("+Worker.run");
         for (int r = 0; r < 2; r++) {
             t.add("+Worker.step");
             t.addAll(Collections.nCopies(4, "+Worker.depth"));
             t.addAll(Collections.nCopies(4, "-Worker.depth"));
-            t.addAll(List.of("+Item.<init>", "-Item.<init>", "new fixture.workload.Item", "new int[]", "new long[][]",
+            t.addAll(List.of("+Item.<init>", "-Item.<init>", "new fixture.workload.Item", "new int[]", "len " + (id + 1), "new long[][]", "len 2",
                     "acq java.lang.Object", "+Item.value", "-Item.value",
                     "+Worker.add", "acq java.lang.Class", "rel java.lang.Class", "-Worker.add",
                     "rel java.lang.Object",
@@ -74,7 +75,7 @@ class TraceWorkloadIT {
 
     static List<String> mainTrace() {
         List<String> t = new ArrayList<>(List.of("+Workload.<clinit>", "new java.lang.Object", "-Workload.<clinit>",
-                "+Workload.main", "new java.lang.Thread[]"));
+                "+Workload.main", "new java.lang.Thread[]", "len 3"));
         for (int i = 0; i < 3; i++) {
             t.addAll(List.of("+Worker.<init>", "-Worker.<init>", "new fixture.workload.Worker", "new java.lang.Thread"));
         }
@@ -105,7 +106,7 @@ class TraceWorkloadIT {
     void eachThreadHasExactlyItsExpectedTraceInSequenceOrder() {
         assertEquals(mainTrace(), tokens("main"));
         for (int i = 0; i < 3; i++) {
-            assertEquals(workerTrace(), tokens("worker-" + i), "worker-" + i);
+            assertEquals(workerTrace(i), tokens("worker-" + i), "worker-" + i);
         }
     }
 

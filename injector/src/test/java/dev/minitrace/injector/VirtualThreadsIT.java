@@ -32,7 +32,7 @@ class VirtualThreadsIT {
                 assertEquals(k + 1, list.get(k).getLong("sequence"), "vt-" + i + " event " + k);
                 tokens.add(Recordings.token(list.get(k), names));
             }
-            assertEquals(TraceWorkloadIT.workerTrace(), tokens, "vt-" + i);
+            assertEquals(TraceWorkloadIT.workerTrace(i), tokens, "vt-" + i);
         }
     }
 }

@@ -35,7 +35,9 @@ public final class TraceTables {
             optional("class_id", LONG),
             optional("field_id", LONG),
             optional("bci", INT),
-            optionalRandom("object_id", LONG)));
+            optionalRandom("object_id", LONG),
+            optional("array_index", INT),
+            optional("array_length", INT)));
 
     /** One row per call: a method's entry and its exit. */
     public static final TableSchema CALLS = new TableSchema("calls", List.of(
@@ -96,12 +98,13 @@ public final class TraceTables {
             optional("duration_ns", LONG),
             optional("point_ns", LONG)));
 
-    /** Fields that records name: none yet, since the agent records no field accesses. */
+    /** The fields that reference store records name. */
     public static final TableSchema FIELDS = new TableSchema("fields", List.of(
             required("field_id", LONG),
-            required("class_id", LONG),
-            required("name", STRING),
-            required("descriptor", STRING)));
+            required("class_name", STRING),
+            required("field_name", STRING),
+            required("descriptor", STRING),
+            required("is_static", BOOLEAN)));
 
     /** One row: the recording the other tables come from. */
     public static final TableSchema RECORDING = new TableSchema("recording", List.of(

@@ -16,7 +16,7 @@ final class Dimensions {
     private Dimensions() {
     }
 
-    /** {@code threads}, {@code classes}, {@code methods}, {@code gcs} (with each GC's fragment point) and the empty {@code fields}. */
+    /** {@code threads}, {@code classes}, {@code methods}, {@code gcs} (with each GC's fragment point) and {@code fields}. */
     static void write(Path dir, MtlogInfo info, Map<Long, Long> gcPoints, Map<String, String> meta) throws IOException {
         TableSchema s = TraceTables.THREADS;
         try (TableWriter w = open(dir, s, meta)) {
@@ -60,8 +60,18 @@ final class Dimensions {
                 w.longs[s.index("point_ns")][r] = gcPoints.getOrDefault(e.getKey(), NULL_LONG);
             }
         }
-        // No record names a field yet (the agent records no field accesses): the table is empty.
-        open(dir, TraceTables.FIELDS, meta).close();
+        s = TraceTables.FIELDS;
+        try (TableWriter w = open(dir, s, meta)) {
+            for (Map.Entry<Long, MtlogInfo.FieldInfo> e : info.fields().entrySet()) {
+                MtlogInfo.FieldInfo f = e.getValue();
+                int r = w.next();
+                w.longs[s.index("field_id")][r] = e.getKey();
+                w.string(r, s.index("class_name"), f.className());
+                w.string(r, s.index("field_name"), f.fieldName());
+                w.string(r, s.index("descriptor"), f.descriptor());
+                w.bytes[s.index("is_static")][r] = (byte) (f.isStatic() ? 1 : 0);
+            }
+        }
     }
 
     /** The {@code recording} table's one row. */

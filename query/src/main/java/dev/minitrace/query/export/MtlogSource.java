@@ -47,8 +47,8 @@ public final class MtlogSource {
                 writer.fragment(global ? -1 : key, a & 0xFFFFFFFFL, v);
                 return;
             }
-            if (t < MtlogFormat.METHOD_ENTRY || t > MtlogFormat.OBJECT_ALLOC) {
-                return; // a type of a later minor version: skipped, as the format says
+            if (t < MtlogFormat.METHOD_ENTRY || t > MtlogFormat.MAX_TYPE || t > MtlogFormat.MAX_BASE_TYPE && t < MtlogFormat.EXCEPTION_THROW) {
+                return; // a type this version does not know: skipped, as the format says
             }
             if (key != thread || n == RUN) {
                 flush(writer);

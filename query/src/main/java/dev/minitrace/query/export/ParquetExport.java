@@ -105,9 +105,6 @@ public final class ParquetExport implements TraceWriter {
     public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
         ThreadTrace t = trace(threadKey);
         for (int i = from; i < to; i++) {
-            if (type[i] > MtlogFormat.OBJECT_ALLOC) {
-                continue; // the heap records (exceptions, reference stores) have no table yet
-            }
             t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
         }
         if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {

@@ -33,6 +33,8 @@ final class ThreadTrace {
     private static final int R_FIELD = TraceTables.RECORDS.index("field_id");
     private static final int R_BCI = TraceTables.RECORDS.index("bci");
     private static final int R_OBJECT = TraceTables.RECORDS.index("object_id");
+    private static final int R_INDEX = TraceTables.RECORDS.index("array_index");
+    private static final int R_LENGTH = TraceTables.RECORDS.index("array_length");
 
     private static final int C_THREAD = TraceTables.CALLS.index("thread");
     private static final int C_SEQ = TraceTables.CALLS.index("call_seq");
@@ -63,7 +65,7 @@ final class ThreadTrace {
     private static final int L_HOLD = TraceTables.LOCKS.index("hold_ns");
 
     /** The {@code kind} strings, by record type: the {@code .mtlog} type names. */
-    static final String[] KINDS = new String[MtlogFormat.OBJECT_ALLOC + 1];
+    static final String[] KINDS = new String[MtlogFormat.MAX_TYPE + 1];
 
     static {
         for (int t = 0; t < KINDS.length; t++) {
@@ -117,6 +119,8 @@ final class ThreadTrace {
         l[R_TIME][r] = time;
         l[R_FRAGMENT][r] = fragment;
         l[R_FIELD][r] = NULL_LONG;
+        records.ints[R_INDEX][r] = NULL_INT;
+        records.ints[R_LENGTH][r] = NULL_INT;
         switch (type) {
             case MtlogFormat.METHOD_ENTRY -> {
                 l[R_METHOD][r] = value;
@@ -132,6 +136,35 @@ final class ThreadTrace {
                 l[R_OBJECT][r] = NULL_LONG;
                 records.ints[R_BCI][r] = aux;
                 l[R_CALL][r] = exit(s, value, time, aux, callRows);
+            }
+            case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.FIELD_STORE, MtlogFormat.ARRAY_STORE,
+                    MtlogFormat.ARRAY_LENGTH -> {
+                // a site: the method is the record's own for a throw or handler, else the running one
+                boolean exception = type == MtlogFormat.EXCEPTION_THROW || type == MtlogFormat.EXCEPTION_HANDLED;
+                l[R_METHOD][r] = exception ? value : calls > 0 ? callMethod[calls - 1] : NULL_LONG;
+                l[R_CALL][r] = calls > 0 ? callSeq[calls - 1] : NULL_LONG;
+                l[R_CLASS][r] = NULL_LONG;
+                l[R_OBJECT][r] = NULL_LONG;
+                records.ints[R_BCI][r] = type == MtlogFormat.ARRAY_LENGTH ? NULL_INT : aux;
+                if (type == MtlogFormat.FIELD_STORE) {
+                    l[R_FIELD][r] = value;
+                } else if (type == MtlogFormat.ARRAY_STORE) {
+                    records.ints[R_INDEX][r] = (int) value;
+                } else if (type == MtlogFormat.ARRAY_LENGTH) {
+                    records.ints[R_LENGTH][r] = (int) value;
+                }
+            }
+            case MtlogFormat.EXCEPTION_OBJECT, MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW,
+                    MtlogFormat.OBJECT_DEATH, MtlogFormat.METHOD_RECEIVER -> {
+                // an object of a heap record; 0 is null (a static field's holder, a null target)
+                l[R_METHOD][r] = calls > 0 ? callMethod[calls - 1] : NULL_LONG;
+                l[R_CALL][r] = calls > 0 ? callSeq[calls - 1] : NULL_LONG;
+                l[R_CLASS][r] = value == 0 ? NULL_LONG : value >>> 32;
+                l[R_OBJECT][r] = value == 0 ? NULL_LONG : value;
+                records.ints[R_BCI][r] = NULL_INT;
+                if (type == MtlogFormat.OBJECT_DEATH && aux != -1 && aux != NULL_INT) {
+                    l[R_FRAGMENT][r] = aux & 0xFFFFFFFFL; // the fragment of the GC that found it (docs/mtlog-format.md)
+                }
             }
             default -> {
                 l[R_METHOD][r] = calls > 0 ? callMethod[calls - 1] : NULL_LONG;
