@@ -109,6 +109,7 @@ final class CallTree {
             case MtlogFormat.LOCK_ACQUIRE -> emit(index, timeNanos, depth, "lock " + object(text, value));
             case MtlogFormat.LOCK_RELEASE -> emit(index, timeNanos, depth, "unlock " + object(text, value));
             case MtlogFormat.OBJECT_ALLOC -> emit(index, timeNanos, depth, "new " + object(text, value));
+            case MtlogFormat.ARRAY_LENGTH -> emit(index, timeNanos, depth, "length " + value);
             case LOST -> emit(index, timeNanos, 0, "~~ " + value + " records lost here (a damaged minitrace.MethodBuffer event)");
             default -> emit(index, timeNanos, depth, MtlogFormat.typeName(type) + " value=" + Long.toUnsignedString(value));
         }

@@ -222,7 +222,7 @@ final class JfrCallTrees implements RecordingSink {
             int type = (int) (t.data[at + 2] >>> 32);
             int bci = (int) t.data[at + 2];
             long time = t.data[at + 1] == Long.MIN_VALUE ? Long.MIN_VALUE : t.data[at + 1] - startNanos;
-            if (type == CallTree.LOST || type == MtlogFormat.METHOD_ENTRY || type == MtlogFormat.METHOD_EXIT) {
+            if (type == CallTree.LOST || !MtlogFormat.objectValued(type)) { // a method, a count, a field, a length
                 tree.record(type, t.data[at + 3], bci, time, null);
             } else {
                 tree.record(type, 0, bci, time, object(t.data[at + 3], (int) t.data[at + 4]));

@@ -79,13 +79,15 @@ class DemoCommandIT {
                 if (!thread.startsWith("demo-worker-")) {
                     continue;
                 }
-                int[] perType = new int[8];
+                int[] perType = new int[MtlogFormat.MAX_TYPE + 1];
                 r.forEachRecord((int) (long) e.getKey(), (stream, type, value, aux) -> perType[type]++);
                 assertEquals(t.count(thread, "minitrace.MethodEntry"), perType[MtlogFormat.METHOD_ENTRY], thread);
                 assertEquals(t.count(thread, "minitrace.MethodExit"), perType[MtlogFormat.METHOD_EXIT], thread);
                 assertEquals(monitors, perType[MtlogFormat.LOCK_ACQUIRE], thread);
                 assertEquals(monitors, perType[MtlogFormat.LOCK_RELEASE], thread);
                 assertEquals(t.count(thread, "minitrace.ObjectAlloc"), perType[MtlogFormat.OBJECT_ALLOC], thread);
+                assertEquals(t.count(thread, "minitrace.ArrayLength"), perType[MtlogFormat.ARRAY_LENGTH], thread);
+                assertTrue(perType[MtlogFormat.ARRAY_LENGTH] > 0, "the demo allocates arrays: each has its length");
             }
         }
     }

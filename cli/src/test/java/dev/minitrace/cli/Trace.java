@@ -69,6 +69,9 @@ final class Trace {
                 int before = into.size();
                 unpack(e, into);
                 for (int i = before; i < into.size(); i++) {
+                    if (into.get(i).classId() == -2) {
+                        continue; // an array's length names nothing
+                    }
                     if (into.get(i).classId() < 0) {
                         used.add(into.get(i).methodId());
                     } else {
@@ -113,6 +116,24 @@ final class Trace {
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
             int kind = h & 3;
+            if ((h & 0x10) != 0) {
+                // a heap record; these workloads make only kind 5 (bits 0-1 and bit 3 as bit 2): an array
+                // allocation, then its length, bci, class id + 1, identity hash, time delta (stamped)
+                if ((kind | (h & 8) >> 1) != 5 || h >= 0x20) {
+                    throw new IllegalStateException("unexpected heap record header 0x" + Integer.toHexString(h));
+                }
+                varint(s, p);
+                int bci = (int) varint(s, p);
+                int classId = (int) varint(s, p) - 1;
+                int hash = (int) varint(s, p);
+                if ((h & 4) != 0) {
+                    varint(s, p);
+                }
+                into.add(new Ev("minitrace.ObjectAlloc", sequence++, -1, false, null, classId, hash, bci));
+                into.add(new Ev("minitrace.ArrayLength", sequence++, -2, false, null, -2, 0, 0));
+                count += 2;
+                continue;
+            }
             if ((h & 8) != 0) {
                 if (kind == 3 || h >= 0x10) {
                     throw new IllegalStateException("bad object record header 0x" + Integer.toHexString(h));

@@ -320,8 +320,9 @@ public final class ElephantTracksWriter implements TraceWriter {
     }
 
     /**
-     * {@code N|A <id> <size> <type> <site> <length> <thread>}: N for an object (length 0), A for an
-     * array; the size from the class's sizes in the recording, 0 when it has none.
+     * {@code N|A <id> <size> <type> <site> <thread> <length>}: N for an object (length 0), A for an
+     * array; the size from the class's sizes in the recording, 0 when it has none. The thread comes
+     * before the length because that is where the analyzer reads it (docs/elephant-tracks.md).
      */
     private static void allocation(BufferedWriter w, MtlogInfo tables, long classId, int id, long length, long site, long thread)
             throws IOException {
@@ -329,8 +330,8 @@ public final class ElephantTracksWriter implements TraceWriter {
         MtlogInfo.ClassSize sizes = tables.classSizes().get(classId);
         long size = sizes == null ? 0 : sizes.size(length);
         w.append(name.startsWith("[") ? 'A' : 'N').append(' ').append(hexOf(id)).append(' ').append(hexOf(size)).append(' ')
-                .append(descriptor(name)).append(' ').append(hexOf(site)).append(' ').append(hexOf(length)).append(' ')
-                .append(hexOf(thread)).append('\n');
+                .append(descriptor(name)).append(' ').append(hexOf(site)).append(' ').append(hexOf(thread)).append(' ')
+                .append(hexOf(length)).append('\n');
     }
 
     private static int classId(Map<String, Integer> ids, String name) {

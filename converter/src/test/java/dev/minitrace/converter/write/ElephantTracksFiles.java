@@ -33,7 +33,7 @@ public final class ElephantTracksFiles {
     public final Map<Long, String> allocated = new HashMap<>();
     /** Allocated object id -> its size token. */
     public final Map<Long, Long> sizes = new HashMap<>();
-    /** Allocated object id -> its array length token (lines of 7 tokens only). */
+    /** Allocated object id -> its array length token (the last of a 7-token line). */
     public final Map<Long, Long> lengths = new HashMap<>();
 
     private ElephantTracksFiles() {
@@ -133,22 +133,23 @@ public final class ElephantTracksFiles {
             String[] t = line.split(" ");
             switch (t[0]) {
                 case "A", "I", "N", "P", "V" -> {
-                    if (t.length != 6 && t.length != 7) {
-                        throw new IllegalStateException("'" + line + "' has " + t.length + " tokens, expected 6 or 7");
+                    if (t.length != 7) {
+                        // a 6-token line would leave the analyzer without the thread (it reads token 6 then)
+                        throw new IllegalStateException("'" + line + "' has " + t.length + " tokens, expected 7");
                     }
-                    // <kind> <id> <size> <type> <site> [<length>] <thread>
+                    // <kind> <id> <size> <type> <site> <thread> [<length>]: the analyzer (simulator.cpp at
+                    // etanalyzer-cpp's HEAD) takes token 5 as the thread of a 7-token line
                     long id = hex(t, 1, line);
                     long size = hex(t, 2, line);
                     hex(t, 4, line);
+                    hex(t, 5, line);
                     hex(t, t.length - 1, line);
                     if (id == 0 || !ids.add(id)) {
                         throw new IllegalStateException("'" + line + "': object id reused or 0");
                     }
                     allocated.put(id, t[3]);
                     sizes.put(id, size);
-                    if (t.length == 7) {
-                        lengths.put(id, hex(t, 5, line));
-                    }
+                    lengths.put(id, hex(t, 6, line));
                 }
                 case "U" -> {
                     count(t, 6, line);
