@@ -69,6 +69,10 @@ public final class CallTreeWorkload {
             for (long i = 0; i < trees; i++) {
                 acc += recurseAlloc(DEPTH);
             }
+        } else if (mode.equals("recv")) {
+            for (long i = 0; i < trees; i++) {
+                acc += RECEIVER.recurseOn(DEPTH);
+            }
         } else {
             for (long i = 0; i < trees; i++) {
                 acc += recurse(DEPTH);
@@ -126,6 +130,17 @@ public final class CallTreeWorkload {
             return r;
         }
         return recurseThrow(depth - 1) + r;
+    }
+
+    /** The receiver of the receiver workload. */
+    private static final CallTreeWorkload RECEIVER = new CallTreeWorkload();
+
+    /** The traced method of the receiver workload: an instance method, so each entry has a receiver. */
+    public int recurseOn(int depth) {
+        if (depth <= 1) {
+            return 1;
+        }
+        return recurseOn(depth - 1) + 1;
     }
 
     /** The traced method of the death workload: one object allocated, published and dropped per level. */

@@ -109,6 +109,7 @@ public final class OverheadBench {
             {"store", "recurseStore", "field", jfcMethods.toString(), "a reference field store"},
             {"throw", "recurseThrow", "exception", jfcMethods.toString(), "an exception thrown and caught"},
             {"death", "recurseAlloc", "alloc+death", jfcAll.toString(), "an allocated object that dies"},
+            {"recv", "recurseOn", "receiver", jfcMethods.toString(), "an instance method's receiver"},
         };
         for (String[] h : heap) {
             String filter = WORKLOAD + "::" + h[1];
@@ -122,7 +123,7 @@ public final class OverheadBench {
                             "-XX:StartFlightRecording:settings=" + jfcHeap + ",maxsize=0,filename=" + jfr)));
         }
         if (only == null) {
-            configs.keySet().removeIf(k -> k.matches("[amc]-(store|throw|death)"));
+            configs.keySet().removeIf(k -> k.matches("[amc]-(store|throw|death|recv)"));
         }
 
         if (otherAgent != null) {
@@ -267,7 +268,7 @@ public final class OverheadBench {
     private static void heapCosts(Map<String, double[]> wall, Map<String, double[]> cpu, Map<String, double[]> bytes,
             int rounds, long trees) {
         boolean header = false;
-        for (String kind : List.of("store", "throw", "death")) {
+        for (String kind : List.of("store", "throw", "death", "recv")) {
             if (!wall.containsKey("c-" + kind) || !wall.containsKey("m-" + kind)) {
                 continue;
             }
