@@ -282,13 +282,19 @@ public final class AppsBench {
                             recBytes >= 0 ? String.format(Locale.ROOT, "  recording %,d bytes", recBytes) : "", result);
                     if (config.equals("heap") && round == o.rounds() && recBytes > 0 && o.convert()) {
                         HeapTraceCheck.Result h = HeapTraceCheck.run(root, o.javaHome(), recording, work, gnuTime ? time : null);
-                        System.out.printf(Locale.ROOT, "  heap %-4s Elephant Tracks trace in %.2f s: lines by kind %s, %,d deaths%s%n", name,
-                                h.conversion().wallSeconds(), h.lines(), h.deaths(),
+                        System.out.printf(Locale.ROOT, "  heap %-4s Elephant Tracks trace in %.2f s: lines by kind %s, %,d deaths, "
+                                + "%,d bytes allocated (%,d allocations without a size)%s%n", name,
+                                h.conversion().wallSeconds(), h.lines(), h.deaths(), h.bytes(), h.unsized(),
                                 h.problems().isEmpty() ? "; every id allocated once, every death after its allocation and once"
                                         : "; PROBLEMS: " + h.problems());
                         if (!h.problems().isEmpty()) {
                             throw new IllegalStateException(name + ": the Elephant Tracks trace breaks its grammar's rules: " + h.problems());
                         }
+                    }
+                    if (config.equals("heap") && round == o.rounds() && recBytes > 0 && o.keep() != null) {
+                        Path kept = o.keep().resolve(name + "-jdk" + feature + "-heap.jfr");
+                        Files.move(recording, kept, StandardCopyOption.REPLACE_EXISTING);
+                        System.out.println("  kept " + kept);
                     }
                     if (config.equals("full") && round == o.rounds() && recBytes > 0) {
                         Path kept = recording;

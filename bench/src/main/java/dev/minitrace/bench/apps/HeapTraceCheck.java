@@ -21,8 +21,11 @@ final class HeapTraceCheck {
     private HeapTraceCheck() {
     }
 
-    /** What the check found; {@code problems} empty when every rule held. */
-    record Result(Map<Character, Long> lines, long deaths, String problems, AppsBench.Measured conversion) {
+    /**
+     * What the check found; {@code problems} empty when every rule held. {@code bytes} sums the size
+     * tokens of the allocation lines, {@code unsized} counts those whose size is 0 (not measured).
+     */
+    record Result(Map<Character, Long> lines, long deaths, long bytes, long unsized, String problems, AppsBench.Measured conversion) {
     }
 
     static Result run(Path root, Path javaHome, Path recording, Path work, Path time) throws Exception {
@@ -45,13 +48,23 @@ final class HeapTraceCheck {
         BitSet dead = new BitSet();
         StringBuilder problems = new StringBuilder();
         long deaths = 0;
+        long bytes = 0;
+        long unsized = 0;
         try (BufferedReader in = Files.newBufferedReader(trace, StandardCharsets.US_ASCII)) {
             for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
                 char kind = line.charAt(0);
                 lines.merge(kind, 1L, Long::sum);
                 if ("AINPV".indexOf(kind) >= 0 || kind == 'D') {
-                    int id = (int) Long.parseLong(line.split(" ", 3)[1], 16);
+                    String[] t = line.split(" ");
+                    int id = (int) Long.parseLong(t[1], 16);
                     if (kind != 'D') {
+                        // <kind> <id> <size> <type> <site> <thread> <length>
+                        if (t.length != 7 && problems.length() < 500) {
+                            problems.append("allocation line of ").append(t.length).append(" tokens: ").append(line).append("; ");
+                        }
+                        long size = Long.parseLong(t[2], 16);
+                        bytes += size;
+                        unsized += size == 0 ? 1 : 0;
                         if (allocated.get(id) && problems.length() < 500) {
                             problems.append(String.format(Locale.ROOT, "id %x allocated twice; ", id));
                         }
@@ -69,6 +82,6 @@ final class HeapTraceCheck {
                 }
             }
         }
-        return new Result(lines, deaths, problems.toString(), m);
+        return new Result(lines, deaths, bytes, unsized, problems.toString(), m);
     }
 }

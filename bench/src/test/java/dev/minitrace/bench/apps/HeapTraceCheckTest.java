@@ -19,6 +19,8 @@ class HeapTraceCheckTest {
         HeapTraceCheck.Result ok = HeapTraceCheck.read(good, null);
         assertEquals("", ok.problems());
         assertEquals(1, ok.deaths());
+        assertEquals(0x10 + 0x18, ok.bytes(), "the size tokens, hexadecimal");
+        assertEquals(0, ok.unsized());
         assertEquals(Long.valueOf(1), ok.lines().get('A'));
         assertEquals(null, ok.lines().get('X'), "nothing after the blank line that ends the file");
 
@@ -28,5 +30,11 @@ class HeapTraceCheckTest {
         assertTrue(problems.contains("id 1f allocated twice"), problems);
         assertTrue(problems.contains("1f died twice"), problems);
         assertTrue(problems.contains("death of 2a before any allocation of it"), problems);
+
+        Path old = dir.resolve("old");
+        Files.writeString(old, "N 1 0 2 3 1\n");
+        HeapTraceCheck.Result r = HeapTraceCheck.read(old, null);
+        assertTrue(r.problems().contains("allocation line of 6 tokens"), r.problems());
+        assertEquals(1, r.unsized());
     }
 }
