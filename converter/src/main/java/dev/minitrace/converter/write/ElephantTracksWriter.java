@@ -2,6 +2,7 @@ package dev.minitrace.converter.write;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.util.LongIntMap;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -50,6 +51,11 @@ public final class ElephantTracksWriter implements TraceWriter {
     /** Allocation sites: (method id, bytecode index) -> site id; and each site's method and class id. */
     private final Map<Long, Map<Integer, Integer>> sites = new HashMap<>();
     private final List<long[]> siteList = new ArrayList<>();
+    /**
+     * ET id of an array -> its length. The allocation's line is written at once (so that it comes
+     * before any line of another thread naming the object) and gets its length in {@link #finish}.
+     */
+    private final LongIntMap lengths = new LongIntMap(1024);
     private final StringBuilder line = new StringBuilder(128);
 
     /** What one thread is in the middle of: its open methods, a heap record's parts, an exception in flight. */
@@ -63,10 +69,8 @@ public final class ElephantTracksWriter implements TraceWriter {
         int inFlight;
         /** The method of an entry whose M line waits for its receiver record (-1: none). */
         long pendingEntry = -1;
-        /** An allocation whose line waits for its array length record: class id, ET id, site (null: none). */
-        long[] pendingAlloc;
-        /** Where that line goes: into the trace now, or to the '&' spot of an object named earlier. */
-        boolean pendingMoved;
+        /** The ET id of the allocation that was this thread's last record, for the ARRAY_LENGTH after it (0: none). */
+        int lastAlloc;
     }
 
     /** Writes into folder {@code dir} (created if missing). */
@@ -91,13 +95,13 @@ public final class ElephantTracksWriter implements TraceWriter {
     }
 
     private void record(long thread, ThreadState t, int type, long v, int aux) throws IOException {
-        if (t.pendingAlloc != null) {
-            // an allocation's line waits for the record after it: the length, if it is an array
-            long length = type == MtlogFormat.ARRAY_LENGTH ? v : 0;
-            flushAlloc(thread, t, length);
-            if (type == MtlogFormat.ARRAY_LENGTH) {
-                return;
+        int lastAlloc = t.lastAlloc;
+        t.lastAlloc = 0;
+        if (type == MtlogFormat.ARRAY_LENGTH) {
+            if (lastAlloc != 0) {
+                lengths.put(lastAlloc, (int) Math.min(v, Integer.MAX_VALUE)); // written into its line by finish()
             }
+            return;
         }
         if (type == MtlogFormat.METHOD_RECEIVER && t.pendingEntry != -1) {
             int receiver = object(v);
@@ -128,15 +132,16 @@ public final class ElephantTracksWriter implements TraceWriter {
             case MtlogFormat.OBJECT_ALLOC -> {
                 int site = site(t.depth == 0 ? -1 : t.stack[t.depth - 1], aux, MtlogFormat.classIdOf(v));
                 Integer named = namedFirst.remove(v);
-                int id;
                 if (named != null) {
-                    id = named;
-                } else {
-                    id = nextId++;
-                    ids.put(v, id);
+                    moved.put(named, new long[] {MtlogFormat.classIdOf(v) & 0xFFFFFFFFL, site, thread});
+                    t.lastAlloc = named;
+                    return;
                 }
-                t.pendingAlloc = new long[] {MtlogFormat.classIdOf(v) & 0xFFFFFFFFL, id, site};
-                t.pendingMoved = named != null;
+                int id = nextId++;
+                ids.put(v, id);
+                t.lastAlloc = id;
+                // '@' lines get their kind, size, type name and array length in finish()
+                line('@').hex(MtlogFormat.classIdOf(v) & 0xFFFFFFFFL).hex(id).hex(site).hex(thread).end();
             }
             case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.FIELD_STORE, MtlogFormat.ARRAY_STORE -> {
                 t.pendingType = type;
@@ -166,22 +171,6 @@ public final class ElephantTracksWriter implements TraceWriter {
             default -> {
                 // locks have no Elephant Tracks line
             }
-        }
-    }
-
-    /**
-     * Writes the waiting allocation with its array {@code length} (0: not an array, or no length
-     * recorded): an '@' line, which {@link #finish} turns into an N or A line once the class names
-     * and sizes are known, or, for an object named before its allocation record, the data of the line
-     * that goes to its '&' spot.
-     */
-    private void flushAlloc(long thread, ThreadState t, long length) throws IOException {
-        long[] a = t.pendingAlloc;
-        t.pendingAlloc = null;
-        if (t.pendingMoved) {
-            moved.put((int) a[1], new long[] {a[0], a[2], thread, length});
-        } else {
-            line('@').hex(a[0]).hex(a[1]).hex(length).hex(a[2]).hex(thread).end();
         }
     }
 
@@ -245,9 +234,6 @@ public final class ElephantTracksWriter implements TraceWriter {
     @Override
     public void finish(MtlogInfo tables) throws IOException {
         for (Map.Entry<Long, ThreadState> t : threads.entrySet()) {
-            if (t.getValue().pendingAlloc != null) {
-                flushAlloc(t.getKey(), t.getValue(), 0);
-            }
             flushEntry(t.getKey(), t.getValue());
         }
         out.close();
@@ -297,13 +283,14 @@ public final class ElephantTracksWriter implements TraceWriter {
                     if (l.charAt(0) == '&') {
                         long[] a = moved.get(Integer.parseInt(l.substring(1)));
                         if (a != null) {
-                            allocation(w, tables, a[0], Integer.parseInt(l.substring(1)), a[3], a[1], a[2]);
+                            int id = Integer.parseInt(l.substring(1));
+                            allocation(w, tables, a[0], id, length(id), a[1], a[2]);
                         }
                     } else if (l.charAt(0) == '@') {
-                        // @ class id length site thread -> N|A id size type site length thread
+                        // @ class id site thread -> N|A id size type site thread length
                         String[] f = l.split(" ");
-                        allocation(w, tables, Long.parseLong(f[1], 16), Integer.parseInt(f[2], 16), Long.parseLong(f[3], 16),
-                                Long.parseLong(f[4], 16), Long.parseLong(f[5], 16));
+                        int id = Integer.parseInt(f[2], 16);
+                        allocation(w, tables, Long.parseLong(f[1], 16), id, length(id), Long.parseLong(f[3], 16), Long.parseLong(f[4], 16));
                     } else {
                         w.append(l).append('\n');
                     }
@@ -332,6 +319,12 @@ public final class ElephantTracksWriter implements TraceWriter {
         w.append(name.startsWith("[") ? 'A' : 'N').append(' ').append(hexOf(id)).append(' ').append(hexOf(size)).append(' ')
                 .append(descriptor(name)).append(' ').append(hexOf(site)).append(' ').append(hexOf(thread)).append(' ')
                 .append(hexOf(length)).append('\n');
+    }
+
+    /** The recorded length of the array with ET id {@code id}, 0 for any other object. */
+    private long length(int id) {
+        int n = lengths.get(id);
+        return n == LongIntMap.MISSING ? 0 : n;
     }
 
     private static int classId(Map<String, Integer> ids, String name) {
