@@ -69,8 +69,16 @@ public final class ParquetFile implements Closeable {
         for (int i = 0; i < nullable.length; i++) {
             nullable[i] = schema.getType(i).isRepetition(Type.Repetition.OPTIONAL);
         }
-        this.properties = ParquetProperties.builder()
+        ParquetProperties.Builder builder = ParquetProperties.builder();
+        for (String column : plainColumns) {
+            // min and max of random values (identity hashes) let no reader skip anything
+            builder.withStatisticsEnabled(column, false);
+        }
+        this.properties = builder
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
+                // per-page level histograms and byte counts, updated for every value: no reader of
+                // these tables (DuckDB, Spark) uses them
+                .withSizeStatisticsEnabled(false)
                 .withPageSize(PAGE_BYTES)
                 .withDictionaryPageSize(DICTIONARY_PAGE_BYTES)
                 // parquet-java checks every column's page size from every 100th row on; rows come
