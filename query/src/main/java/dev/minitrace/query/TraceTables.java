@@ -5,7 +5,8 @@ import static dev.minitrace.query.parquet.TableSchema.Kind.INT;
 import static dev.minitrace.query.parquet.TableSchema.Kind.LONG;
 import static dev.minitrace.query.parquet.TableSchema.Kind.STRING;
 import static dev.minitrace.query.parquet.TableSchema.optional;
-import static dev.minitrace.query.parquet.TableSchema.optionalRandom;
+import static dev.minitrace.query.parquet.TableSchema.Encoding.DELTA;
+import static dev.minitrace.query.parquet.TableSchema.Encoding.PLAIN;
 import static dev.minitrace.query.parquet.TableSchema.required;
 
 import dev.minitrace.query.parquet.TableSchema;
@@ -26,25 +27,25 @@ public final class TraceTables {
     /** One row per record, in each thread's order. */
     public static final TableSchema RECORDS = new TableSchema("records", List.of(
             required("thread", LONG),
-            required("seq", LONG),
+            required("seq", LONG, DELTA),
             required("kind", STRING),
             optional("time_ns", LONG),
             optional("fragment", LONG),
             optional("method_id", LONG),
-            optional("call_seq", LONG),
+            optional("call_seq", LONG, DELTA),
             optional("class_id", LONG),
             optional("field_id", LONG),
             optional("bci", INT),
-            optionalRandom("object_id", LONG),
+            optional("object_id", LONG, PLAIN),
             optional("array_index", INT),
             optional("array_length", INT)));
 
     /** One row per call: a method's entry and its exit. */
     public static final TableSchema CALLS = new TableSchema("calls", List.of(
             required("thread", LONG),
-            optional("call_seq", LONG),
-            optional("exit_seq", LONG),
-            optional("parent_seq", LONG),
+            optional("call_seq", LONG, DELTA),
+            optional("exit_seq", LONG, DELTA),
+            optional("parent_seq", LONG, DELTA),
             required("depth", INT),
             required("method_id", LONG),
             required("stack_id", LONG),
@@ -59,8 +60,8 @@ public final class TraceTables {
     /** One row per monitor hold: an acquire and its release. */
     public static final TableSchema LOCKS = new TableSchema("locks", List.of(
             required("thread", LONG),
-            optional("acquire_seq", LONG),
-            optional("release_seq", LONG),
+            optional("acquire_seq", LONG, DELTA),
+            optional("release_seq", LONG, DELTA),
             required("object_id", LONG),
             required("class_id", LONG),
             optional("method_id", LONG),

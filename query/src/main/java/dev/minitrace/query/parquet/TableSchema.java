@@ -1,8 +1,6 @@
 package dev.minitrace.query.parquet;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -24,36 +22,49 @@ public record TableSchema(String name, List<Column> columns) {
     }
 
     /**
-     * A column: name, type, whether it may be null, and whether its values are close to random
-     * (stored PLAIN, see {@link PlainWhereAsked}).
+     * How a number column's values are encoded, chosen once from what they are like. Booleans are
+     * always RLE, strings plain or (written from codes) a dictionary.
      */
-    public record Column(String name, Kind kind, boolean nullable, boolean random) {
+    public enum Encoding {
+        /**
+         * Few distinct values (ids, bytecode indexes): a dictionary per column chunk, its ids
+         * bit-packed. Past 256 KB of distinct values the column falls back to {@link #DELTA} for the
+         * rest of the file.
+         */
+        DICTIONARY,
+        /** Values that grow by small steps (sequence numbers): delta binary packing. */
+        DELTA,
+        /**
+         * Values close to random (identity hashes): PLAIN, no min and max. A dictionary overflows at
+         * once and delta encoding stores the difference of two random numbers; PLAIN values under
+         * zstd keep the repeats (a monitor's id at each acquire and release) and cost about the
+         * hash's own 4 bytes otherwise.
+         */
+        PLAIN
+    }
+
+    /** A column: name, type, whether it may be null, and how its values are encoded. */
+    public record Column(String name, Kind kind, boolean nullable, Encoding encoding) {
     }
 
     /** A column that is never null. */
     public static Column required(String name, Kind kind) {
-        return new Column(name, kind, false, false);
+        return new Column(name, kind, false, Encoding.DICTIONARY);
     }
 
     /** A column that may be null. */
     public static Column optional(String name, Kind kind) {
-        return new Column(name, kind, true, false);
+        return new Column(name, kind, true, Encoding.DICTIONARY);
     }
 
-    /** A column that may be null and whose values are close to random. */
-    public static Column optionalRandom(String name, Kind kind) {
-        return new Column(name, kind, true, true);
+    /** A column that may be null, its values encoded as {@code encoding} says. */
+    public static Column optional(String name, Kind kind, Encoding encoding) {
+        return new Column(name, kind, true, encoding);
     }
 
-    /** The names of the columns whose values are close to random. */
-    public Set<String> randomColumns() {
-        Set<String> s = new HashSet<>();
-        for (Column c : columns) {
-            if (c.random()) {
-                s.add(c.name());
-            }
-        }
-        return s;
+    /** A column that is never null, its values encoded as {@code encoding} says. */
+    public static Column required(String name, Kind kind, Encoding encoding) {
+        return new Column(name, kind, false, encoding);
     }
 
     /** The index of column {@code name}. */

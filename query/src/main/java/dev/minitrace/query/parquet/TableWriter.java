@@ -42,13 +42,20 @@ public final class TableWriter implements Closeable {
     public byte[][] bytes;
     private String[][] strings;
     private final Binary[][] codes;
-    /** A ring of parts + 1 slices: the one filling and one per part being encoded. */
+    /**
+     * Slices queued per part beyond the one it encodes: on 2 cores the converter's threads and the
+     * encoders take turns, and a deeper queue lets the filling thread go on while an encoder waits
+     * for a core (one slice per part left both cores idle a sixth of an export).
+     */
+    static final int QUEUED = 3;
+    /** A ring of slices: the one filling and, per part, the one being encoded and those queued. */
     private Slice[] slices;
     private int filling;
     private long flushes;
     private int n;
     private long written;
     private ExecutorService[] encoders;
+    /** Per slice of the ring: its encoding, until the slice is free to fill again. */
     private Future<?>[] encoding;
 
     /** The arrays of one slice. */
@@ -90,7 +97,7 @@ public final class TableWriter implements Closeable {
         this.files = new ParquetFile[parts];
         try {
             for (int p = 0; p < parts; p++) {
-                files[p] = new ParquetFile(dir.resolve(partFile(p)), schema.parquet(), schema.randomColumns(), rowGroupRows,
+                files[p] = new ParquetFile(dir.resolve(partFile(p)), schema, rowGroupRows,
                         rowGroupBytes, metadata);
             }
         } catch (IOException | RuntimeException e) {
@@ -125,14 +132,14 @@ public final class TableWriter implements Closeable {
         if (encoders != null) {
             return this;
         }
-        Slice[] ring = new Slice[files.length + 1];
+        Slice[] ring = new Slice[files.length * (1 + QUEUED) + 1];
         ring[0] = slices[0];
         for (int i = 1; i < ring.length; i++) {
             ring[i] = new Slice(schema);
         }
         slices = ring;
         encoders = new ExecutorService[files.length];
-        encoding = new Future<?>[files.length];
+        encoding = new Future<?>[ring.length];
         for (int p = 0; p < files.length; p++) {
             String thread = name + "-" + p;
             encoders[p] = Executors.newSingleThreadExecutor(r -> {
@@ -180,10 +187,8 @@ public final class TableWriter implements Closeable {
             write(files[part], full, rows);
             return;
         }
-        // The part's previous slice is the next one to fill (the ring has one slice more than parts).
-        await(part);
         ParquetFile file = files[part];
-        encoding[part] = encoders[part].submit(() -> {
+        encoding[filling] = encoders[part].submit(() -> {
             try {
                 write(file, full, rows);
             } catch (IOException e) {
@@ -191,16 +196,18 @@ public final class TableWriter implements Closeable {
             }
         });
         filling = (filling + 1) % slices.length;
+        // the next slice of the ring was handed over a whole ring ago: it is free once written
+        await(filling);
         use(slices[filling]);
     }
 
-    /** Waits for part {@code p}'s slice in the background; its failure is this writer's. */
-    private void await(int p) throws IOException {
-        Future<?> f = encoding[p];
+    /** Waits for slice {@code k} of the ring to be written; its failure is this writer's. */
+    private void await(int k) throws IOException {
+        Future<?> f = encoding[k];
         if (f == null) {
             return;
         }
-        encoding[p] = null;
+        encoding[k] = null;
         try {
             f.get();
         } catch (InterruptedException e) {
@@ -254,8 +261,8 @@ public final class TableWriter implements Closeable {
         try {
             flush();
             if (encoders != null) {
-                for (int p = 0; p < files.length; p++) {
-                    await(p);
+                for (int k = 0; k < encoding.length; k++) {
+                    await((filling + 1 + k) % encoding.length);
                 }
             }
             for (ParquetFile f : files) {
@@ -269,8 +276,8 @@ public final class TableWriter implements Closeable {
     /** Stops without completing the files. */
     public void abandon() {
         if (encoders != null) {
-            for (int p = 0; p < files.length; p++) {
-                Future<?> f = encoding[p];
+            for (int k = 0; k < encoding.length; k++) {
+                Future<?> f = encoding[k];
                 if (f != null) {
                     f.cancel(false);
                     try {

@@ -29,7 +29,7 @@ class TableWriterTest {
     private static final TableSchema T = new TableSchema("t", List.of(
             TableSchema.required("id", LONG),
             TableSchema.optional("maybe", LONG),
-            TableSchema.optionalRandom("random", LONG),
+            TableSchema.optional("random", LONG, TableSchema.Encoding.PLAIN),
             TableSchema.optional("small", INT),
             TableSchema.optional("flag", BOOLEAN),
             TableSchema.required("kind", STRING),
@@ -94,6 +94,93 @@ class TableWriterTest {
             try (ResultSet rs = s.executeQuery("SELECT value FROM parquet_kv_metadata('" + file + "') WHERE key = 'k'")) {
                 assertTrue(rs.next());
                 assertEquals("v", new String(rs.getBytes(1), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    private static final TableSchema ENCODINGS = new TableSchema("e", List.of(
+            TableSchema.required("id", LONG, TableSchema.Encoding.DELTA),
+            TableSchema.optional("wide", LONG),
+            TableSchema.optional("narrow", INT),
+            TableSchema.optional("sparse", LONG)));
+
+    /**
+     * A dictionary column with a new value in every row overflows its dictionary in the first row
+     * group and stays delta-encoded for the rest of the file; one of ten values keeps its
+     * dictionary; a column null after its first rows has pages and whole row groups of nulls only.
+     * Every value and every row group's min and max come back as written.
+     */
+    @Test
+    void eachColumnKeepsTheEncodingItsValuesCallFor() throws Exception {
+        int rows = 300_000;
+        Path file = dir.resolve(TableWriter.partFile(0));
+        try (TableWriter w = new TableWriter(ENCODINGS, dir, 1, 100_000, 1L << 30, Map.of())) {
+            for (int i = 0; i < rows; i++) {
+                int r = w.next();
+                w.longs[0][r] = i;
+                w.longs[1][r] = i % 3 == 0 ? NULL_LONG : 7L * i - 1_000_000;
+                w.ints[2][r] = i % 4 == 0 ? NULL_INT : i % 10 - 5;
+                w.longs[3][r] = i < 100 ? i : NULL_LONG;
+            }
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            String scan = "read_parquet('" + file + "')";
+            try (ResultSet rs = s.executeQuery("SELECT count(*), "
+                    + "count(*) FILTER (WHERE wide IS DISTINCT FROM CASE WHEN id % 3 = 0 THEN NULL ELSE 7 * id - 1000000 END), "
+                    + "count(*) FILTER (WHERE narrow IS DISTINCT FROM CASE WHEN id % 4 = 0 THEN NULL ELSE id % 10 - 5 END), "
+                    + "count(*) FILTER (WHERE sparse IS DISTINCT FROM CASE WHEN id < 100 THEN id END) FROM " + scan)) {
+                rs.next();
+                assertEquals(rows, rs.getLong(1));
+                assertEquals(0, rs.getLong(2), "wide values");
+                assertEquals(0, rs.getLong(3), "narrow values");
+                assertEquals(0, rs.getLong(4), "sparse values");
+            }
+            List<String> wide = new ArrayList<>();
+            List<String> narrow = new ArrayList<>();
+            long first = 0;
+            try (ResultSet rs = s.executeQuery("SELECT row_group_id, row_group_num_rows, path_in_schema, encodings, stats_min_value, stats_max_value, stats_null_count"
+                    + " FROM parquet_metadata('" + file + "') ORDER BY row_group_id, column_id")) {
+                while (rs.next()) {
+                    long n = rs.getLong(2);
+                    String column = rs.getString(3);
+                    String encodings = rs.getString(4);
+                    if (column.equals("wide")) {
+                        wide.add(encodings);
+                        long min = Long.MAX_VALUE;
+                        long max = Long.MIN_VALUE;
+                        long nulls = 0;
+                        for (long i = first; i < first + n; i++) {
+                            if (i % 3 == 0) {
+                                nulls++;
+                            } else {
+                                min = Math.min(min, 7 * i - 1_000_000);
+                                max = Math.max(max, 7 * i - 1_000_000);
+                            }
+                        }
+                        assertEquals(min + "|" + max + "|" + nulls, rs.getString(5) + "|" + rs.getString(6) + "|" + rs.getLong(7),
+                                "row group " + rs.getInt(1) + " statistics");
+                    } else if (column.equals("narrow")) {
+                        narrow.add(encodings);
+                        assertEquals("-5|4", rs.getString(5) + "|" + rs.getString(6));
+                    } else if (column.equals("sparse") && rs.getInt(1) > 0) {
+                        assertEquals(n, rs.getLong(7), "a row group of nulls only");
+                    } else if (column.equals("id")) {
+                        assertEquals("DELTA_BINARY_PACKED", encodings);
+                    }
+                    if (column.equals("sparse")) {
+                        first += n;
+                    }
+                }
+            }
+            assertEquals(rows, first);
+            assertTrue(wide.size() >= 3, "several row groups: " + wide);
+            assertTrue(wide.get(0).contains("RLE_DICTIONARY") && wide.get(0).contains("DELTA_BINARY_PACKED"),
+                    "the first row group's dictionary overflows into delta: " + wide.get(0));
+            for (String e : wide.subList(1, wide.size())) {
+                assertEquals("DELTA_BINARY_PACKED", e, "after the overflow, delta only");
+            }
+            for (String e : narrow) {
+                assertTrue(e.contains("RLE_DICTIONARY") && !e.contains("DELTA"), "ten values keep their dictionary: " + e);
             }
         }
     }
