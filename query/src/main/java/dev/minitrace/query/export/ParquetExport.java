@@ -4,6 +4,7 @@ import dev.minitrace.converter.mtlog.MtlogFormat;
 import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
 
 import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.util.LongIntMap;
 import dev.minitrace.converter.write.TraceWriter;
 import dev.minitrace.query.TraceTables;
 import dev.minitrace.query.parquet.TableSchema;
@@ -12,7 +13,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,7 +38,9 @@ public final class ParquetExport implements TraceWriter {
     private final TableWriter records;
     private final TableWriter calls;
     private final TableWriter locks;
-    private final Map<Long, ThreadTrace> threads = new LinkedHashMap<>();
+    /** The threads in order of their first record, and where each thread's key finds its trace (no boxing per batch). */
+    private final List<ThreadTrace> threads = new ArrayList<>();
+    private final LongIntMap threadIndex = new LongIntMap(64);
     private final Map<Long, Long> gcPoints = new HashMap<>();
     private ThreadTrace last;
     private long fragmentOfNewThreads = NULL_LONG;
@@ -115,11 +119,14 @@ public final class ParquetExport implements TraceWriter {
     private ThreadTrace trace(long threadKey) {
         ThreadTrace t = last;
         if (t == null || t.key != threadKey) {
-            t = threads.get(threadKey);
-            if (t == null) {
+            int i = threadIndex.get(threadKey);
+            if (i == LongIntMap.MISSING) {
                 t = new ThreadTrace(threadKey);
                 t.fragment = fragmentOfNewThreads;
-                threads.put(threadKey, t);
+                threadIndex.put(threadKey, threads.size());
+                threads.add(t);
+            } else {
+                t = threads.get(i);
             }
             last = t;
         }
@@ -132,7 +139,7 @@ public final class ParquetExport implements TraceWriter {
         gcPoints.putIfAbsent(gcId, startNanos);
         if (threadKey == -1) {
             fragmentOfNewThreads = gcId;
-            for (ThreadTrace t : threads.values()) {
+            for (ThreadTrace t : threads) {
                 t.fragment = gcId;
             }
         } else {
@@ -142,7 +149,7 @@ public final class ParquetExport implements TraceWriter {
 
     @Override
     public void finish(MtlogInfo tables) throws IOException {
-        for (ThreadTrace t : threads.values()) {
+        for (ThreadTrace t : threads) {
             t.finish(calls, locks);
         }
         records.close();

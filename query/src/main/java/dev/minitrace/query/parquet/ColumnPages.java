@@ -67,6 +67,9 @@ final class ColumnPages {
     // The dictionary of a DICTIONARY or code column in this chunk, and the page's ids into it.
     private boolean dictionary;
     private final LongIds ids;
+    /** The last value looked up and its id; -1: none since the dictionary was last emptied. */
+    private long lastValue;
+    private int lastId = -1;
     private long[] entries;
     private int[] pageIds;
     private int idCount;
@@ -130,7 +133,7 @@ final class ColumnPages {
             }
             value(x);
             if (dictionary) {
-                pageIds[idCount++] = ids.id(x, this);
+                pageIds[idCount++] = id(x);
             } else {
                 values.writeLong(x);
             }
@@ -153,7 +156,7 @@ final class ColumnPages {
             }
             value(x);
             if (dictionary) {
-                pageIds[idCount++] = ids.id(x, this);
+                pageIds[idCount++] = id(x);
             } else {
                 values.writeInteger(x);
             }
@@ -249,6 +252,19 @@ final class ColumnPages {
         }
     }
 
+    /**
+     * The dictionary id of {@code x}. Many columns repeat their last value (the thread, the
+     * fragment, the method of a thread's consecutive records), and that costs no lookup.
+     */
+    private int id(long x) {
+        if (x == lastValue && lastId >= 0) {
+            return lastId;
+        }
+        lastValue = x;
+        lastId = ids.id(x, this);
+        return lastId;
+    }
+
     /** The dictionary's entry {@code id} is {@code x} (a new entry). */
     void entry(int id, long x) {
         if (id == entries.length) {
@@ -288,6 +304,7 @@ final class ColumnPages {
             pages.writeDictionaryPage(new DictionaryPage(d.getBytes(), ids.size(), org.apache.parquet.column.Encoding.PLAIN));
             d.close();
             ids.clear();
+            lastId = -1;
         }
         if (codes != null) {
             PlainValuesWriter d = plain();
