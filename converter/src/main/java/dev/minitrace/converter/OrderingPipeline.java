@@ -358,10 +358,11 @@ final class OrderingPipeline implements AutoCloseable {
         }
         emitter.points(pointTimes, pointGcIds);
         emitter.emit(ts, batches, n);
-        boolean keep = meter.bytes() <= maxSlots / 2;
+        // Kept at their size for the threads' next batches while the bound allows (relieve() gives
+        // them back when waiting records need the room): a buffer emptied to its small size grows
+        // back through half a dozen copies in every chunk (docs/performance.md).
+        boolean keep = meter.bytes() <= maxSlots;
         for (int k = 0; k < n; k++) {
-            // kept at its size for the thread's next batch while memory is plentiful (no allocation
-            // per chunk); given back when memory is short, for the records still being read
             if (keep) {
                 batches[k].empty();
             } else {
