@@ -181,8 +181,13 @@ final class OrderingPipeline implements AutoCloseable {
             t.spare.release();
             if (t.pending.count == 0) {
                 t.pending.release();
-            } else {
-                t.pending.trim();
+            }
+        }
+        if (meter.bytes() > maxSlots / 4 * 3) {
+            for (ThreadState t : threads.sorted()) {
+                if (t.pending.count > 0) {
+                    t.pending.trim();
+                }
             }
         }
         return inMemory <= maxPending / 2 && meter.bytes() <= maxSlots / 4 * 3;
