@@ -169,28 +169,32 @@ final class OrderingPipeline implements AutoCloseable {
     }
 
     /**
-     * Gives back the slack of the columns: emptied batch buffers, slots already written and growth
-     * headroom. True when that leaves a quarter of the bound free, so that spilling (writing and
-     * reading every waiting record once more) is needed only when the waiting records themselves
-     * fill the bound; in {@code TIME} order a chunk's records always wait for the next one, and a
-     * buffer that is never empty keeps its largest size.
+     * Gives back the slack of the columns: the emptied batch buffers first, then, only if that does
+     * not leave a quarter of the bound free, the written slots and growth headroom of the waiting
+     * ones (trimmed buffers grow back through copies as their records come in). True when a quarter
+     * of the bound is free, so that spilling (writing and reading every waiting record once more)
+     * is needed only when the waiting records themselves fill the bound; in {@code TIME} order a
+     * chunk's records always wait for the next one, and a buffer that is never empty keeps its
+     * largest size.
      */
     private boolean compact() {
         awaitWriter();
-        for (ThreadState t : threads.sorted()) {
+        long target = maxSlots / 4 * 3;
+        ThreadState[] sorted = threads.sorted();
+        for (ThreadState t : sorted) {
             t.spare.release();
             if (t.pending.count == 0) {
                 t.pending.release();
             }
         }
-        if (meter.bytes() > maxSlots / 4 * 3) {
-            for (ThreadState t : threads.sorted()) {
+        if (meter.bytes() > target) {
+            for (ThreadState t : sorted) {
                 if (t.pending.count > 0) {
                     t.pending.trim();
                 }
             }
         }
-        return inMemory <= maxPending / 2 && meter.bytes() <= maxSlots / 4 * 3;
+        return inMemory <= maxPending / 2 && meter.bytes() <= target;
     }
 
     /** Records spilled to disk, and the bytes they took there. */
