@@ -129,6 +129,10 @@ public final class ConvertCommand implements Callable<Integer> {
         ConversionRun.warn(err, name, report, options);
         String spilled = report.spilledRecords() == 0 ? ""
                 : String.format(", %d records waited on disk (%d MB)", report.spilledRecords(), report.spilledBytes() >> 20);
+        if (report.reorderedRecords() > 0) {
+            spilled += String.format(", %d records put back in order%s", report.reorderedRecords(),
+                    report.reorderFileBytes() == 0 ? "" : String.format(" (%d MB through disk)", report.reorderFileBytes() >> 20));
+        }
         spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%s%n", out, report.records(),
                 report.threads(), report.gcs(), report.chunks(), spilled);
         spec.commandLine().getOut().flush();

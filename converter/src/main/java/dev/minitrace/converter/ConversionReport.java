@@ -23,7 +23,22 @@ public final class ConversionReport {
     boolean lostData;
     long spilledRecords;
     long spilledBytes;
+    long reorderedRecords;
+    long reorderFileBytes;
     final List<String> warnings = new ArrayList<>();
+
+    /**
+     * Records whose buffer event reached the file ahead of an earlier one of its thread and waited
+     * for it packed, before decoding ({@link dev.minitrace.converter.jfr.BufferReorder}).
+     */
+    public long reorderedRecords() {
+        return reorderedRecords;
+    }
+
+    /** Bytes of those waiting events that went to the reader's scratch file (memory bound reached). */
+    public long reorderFileBytes() {
+        return reorderFileBytes;
+    }
 
     /** Records that had to wait on disk (memory bound reached), and the bytes they took there. */
     public long spilledRecords() {

@@ -1,5 +1,6 @@
 package dev.minitrace.converter;
 
+import dev.minitrace.converter.jfr.BufferReorder;
 import dev.minitrace.converter.jfr.JfrChunk;
 import dev.minitrace.converter.jfr.JfrChunks;
 import dev.minitrace.converter.jfr.JfrInputException;
@@ -90,7 +91,9 @@ public final class Converter {
                 RecordingCollector collector = new RecordingCollector(table, gcs, pipeline, emitter, progress, report);
                 // the engine reads on this thread, the collector and pipeline order on another
                 try (HandOffSink handOff = new HandOffSink(collector)) {
-                    failures = source.read(chunks, handOff);
+                    failures = source.read(chunks, handOff, new BufferReorder.Room(dir, out.getFileName().toString(),
+                            Long.getLong("minitrace.reorderMemoryBytes", REORDER_MEMORY_BYTES),
+                            Long.getLong("minitrace.reorderChunkBytes", REORDER_CHUNK_BYTES)));
                     handOff.finish();
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
@@ -130,6 +133,21 @@ public final class Converter {
      * that needs more says so, {@link TraceWriter#heapBytes}), merge blocks and spill cursors.
      */
     static final long FIXED_HEAP_BYTES = 96L << 20;
+
+    /**
+     * Packed buffer events that wait in memory for an earlier one of their thread before the rest
+     * go to a scratch file ({@link BufferReorder}); within the fixed share.
+     */
+    static final long REORDER_MEMORY_BYTES = 16L << 20;
+
+    /**
+     * Chunks from this size on are put in order ({@link BufferReorder}): about 5 M records, more than
+     * the columns of the default memory bound hold, so that their records are written before the
+     * chunk ends and must come in order. A fixed size, not one derived from the bound, so that the
+     * output (its class ids, numbered in the order records reach the converter) does not depend on
+     * {@code --memory}.
+     */
+    static final long REORDER_CHUNK_BYTES = 16L << 20;
 
     /**
      * The column bytes the waiting records' buffers may hold before they are written early or

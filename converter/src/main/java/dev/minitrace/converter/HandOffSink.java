@@ -190,6 +190,11 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
     }
 
     @Override
+    public void buffersReordered(long records, long fileBytes) {
+        call(() -> sink.buffersReordered(records, fileBytes));
+    }
+
+    @Override
     public void chunkGcsRead() {
         call(sink::chunkGcsRead);
     }

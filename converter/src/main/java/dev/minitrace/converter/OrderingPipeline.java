@@ -49,6 +49,11 @@ import java.util.concurrent.TimeUnit;
 final class OrderingPipeline implements AutoCloseable {
     /** {@link ThreadState#next} while the thread's first sequence number is not known. */
     static final long UNKNOWN = Long.MIN_VALUE;
+    /**
+     * A thread's waiting records that make the releasable records of all threads go to the writer
+     * before the chunk ends, once its GC events are known (again at each multiple; a power of two).
+     */
+    private static final int EARLY_RELEASE_RECORDS = 1 << 18;
     /** Records per block when a thread's records are merged from memory and spill runs. */
     private static final int BLOCK_RECORDS = 1 << 16;
     /** Records of all blocks together when all threads are merged at once ({@code TIME} order). */
@@ -111,6 +116,17 @@ final class OrderingPipeline implements AutoCloseable {
                 if (ts.pending.count >= maxThreadRecords / 2) {
                     spill(ts);
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        } else if (gcsKnown && ts.pending.count >= EARLY_RELEASE_RECORDS
+                && (ts.pending.count & (EARLY_RELEASE_RECORDS - 1)) == 0 && openSegments == 0) {
+            // the chunk's GCs are known: what continues its thread's sequence goes to the writer
+            // thread now, while reading goes on, and the two buffers of a busy thread take turns at
+            // a steady size instead of growing to the bound and being trimmed by relieve()
+            awaitWriter();
+            try {
+                releaseFromMemory(Long.MAX_VALUE, false);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -157,6 +157,12 @@ final class RecordingCollector implements RecordingSink {
     }
 
     @Override
+    public void buffersReordered(long records, long fileBytes) {
+        report.reorderedRecords = records;
+        report.reorderFileBytes = fileBytes;
+    }
+
+    @Override
     public void chunkGcsRead() {
         pipeline.chunkGcsRead();
     }

@@ -1,58 +1,32 @@
 package dev.minitrace.converter;
 
+import dev.minitrace.converter.util.ScratchFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Temporary disk space for records that must wait longer than memory allows: one file, written
  * as sorted runs ({@link Segment}s, one per thread and spill), read back by {@link Cursor}s.
  *
- * <p>The file is created beside the output (or in the folder the user names) and unlinked at once
- * where the platform allows it (POSIX keeps an open, unlinked file readable), so no crash, kill or
- * full disk can leave it behind; elsewhere it is deleted when closed and at JVM exit.
+ * <p>The file is a {@link ScratchFile}: created beside the output (or in the folder the user
+ * names) and never left behind.
  *
  * <p>A record is encoded in a few bytes, relative to the one before it in its segment: sequence
  * step, type, time step (zigzag), value (zigzag) and aux, each a base-128 varint.
  */
 final class SpillStore implements AutoCloseable {
-    private final Path path;
+    private final ScratchFile file;
     private final FileChannel channel;
-    private final boolean unlinked;
     private long size;
     private long bytesWritten;
     private long recordsWritten;
     private byte[] out = new byte[1 << 16];
 
     SpillStore(Path dir, String name) throws IOException {
-        Path p;
-        for (int attempt = 0; ; attempt++) {
-            p = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".spill");
-            try {
-                Files.createFile(p);
-                break;
-            } catch (java.nio.file.FileAlreadyExistsException e) {
-                if (attempt > 100) {
-                    throw e;
-                }
-            }
-        }
-        this.path = p;
-        this.channel = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                StandardOpenOption.DELETE_ON_CLOSE);
-        boolean gone;
-        try {
-            Files.delete(p);
-            gone = true;
-        } catch (IOException e) {
-            gone = false; // Windows keeps open files; DELETE_ON_CLOSE and deleteOnExit take over
-            p.toFile().deleteOnExit();
-        }
-        this.unlinked = gone;
+        this.file = new ScratchFile(dir, name, ".spill");
+        this.channel = file.channel();
     }
 
     /** Bytes spilled so far. */
@@ -130,10 +104,7 @@ final class SpillStore implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
-        if (!unlinked) {
-            Files.deleteIfExists(path);
-        }
+        file.close();
     }
 
     /** One sorted run of one thread's records in the file, consumed from its start. */

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code maxchunksize=200m}), the shape in which the converter used to write early and scramble
  * the workers' traces. Converted under a bound far below a chunk's records (so records wait on
  * disk and merge back), both engines, both layouts: every worker's trace is exact, nothing is
- * called lost, no temporary file is left.
+ * called lost, no temporary file is left. In the large chunk the thread layout keeps everything in
+ * memory: the buffer events JFR writes out of order are put back in order before decoding.
  */
 class LargeChunkIT {
     private static final Path AGENT = Paths.get(System.getProperty("minitrace.agent.jar", "../injector/target/minitrace-agent.jar"));
@@ -66,6 +67,13 @@ class LargeChunkIT {
                 ConversionReport report = BothEngines.convert(o, jfr, out);
                 assertEquals(List.of(), report.warnings(), name + ", global " + global);
                 assertFalse(report.lostData());
+                if (!global && name.equals("one-large-chunk")) {
+                    // JFR writes the workers' buffer events out of order within the chunk (4.1 M of
+                    // 4.8 M records came ahead of an earlier event of their thread, JDK 17); put back
+                    // in order before decoding, they are written as they come instead of waiting on
+                    // disk (without it: 2.0 M records on disk)
+                    assertEquals(0, report.spilledRecords(), report.reorderedRecords() + " records put back in order");
+                }
                 if (global) {
                     // written at chunk ends only: most of a chunk waits on disk under this bound
                     assertTrue(report.spilledRecords() > 0, "a bound of " + bound + " must make records wait on disk");
@@ -78,7 +86,7 @@ class LargeChunkIT {
             }
         });
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of(), files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".spill") || n.endsWith(".tmp")).toList());
+            assertEquals(List.of(), files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".spill") || n.endsWith(".ahead") || n.endsWith(".tmp")).toList());
         }
     }
 

@@ -9,6 +9,7 @@ import dev.minitrace.converter.jfr.fast.JfrFormatException;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.util.LongIntMap;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -42,11 +43,29 @@ public final class FastRecordingSource implements RecordingSource {
 
     @Override
     public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink) throws IOException {
-        List<ChunkFailure> failures = new ArrayList<>();
+        return read(chunks, sink, (BufferReorder.Room) null);
+    }
+
+    /** Puts each thread's buffer events in order within a chunk when {@code room} is given ({@link BufferReorder}). */
+    @Override
+    public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink, BufferReorder.Room room) throws IOException {
         if (chunks.chunks().isEmpty()) {
-            return failures;
+            return new ArrayList<>();
         }
-        Adapter adapter = new Adapter(sink);
+        try (BufferReorder reorder = room == null ? null : new BufferReorder(room)) {
+            List<ChunkFailure> failures = readAll(chunks, sink, reorder);
+            if (reorder != null) {
+                sink.buffersReordered(reorder.heldRecords(), reorder.fileBytes());
+            }
+            return failures;
+        } catch (UncheckedIOException e) {
+            throw e.getCause(); // the scratch file's, through the parser's sink
+        }
+    }
+
+    private List<ChunkFailure> readAll(JfrChunks chunks, RecordingSink sink, BufferReorder reorder) throws IOException {
+        List<ChunkFailure> failures = new ArrayList<>();
+        Adapter adapter = new Adapter(sink, reorder);
         List<JfrChunk> all = chunks.chunks();
         GcEvents gcEvents = new GcEvents(sink);
         try (JfrChunkReader reader = new JfrChunkReader(chunks.file(), KINDS,
@@ -56,6 +75,9 @@ public final class FastRecordingSource implements RecordingSource {
                 JfrChunk chunk = all.get(i);
                 JfrChunk next = i + 1 < all.size() ? all.get(i + 1) : null;
                 sink.chunkBegin(chunk);
+                if (reorder != null) {
+                    reorder.beginChunk(chunk.size());
+                }
                 if (sink.gcsFirst(chunk)) {
                     try {
                         // the chunk's GC events first, every other event skipped by its size
@@ -124,8 +146,12 @@ public final class FastRecordingSource implements RecordingSource {
         private long lastClassRef = Long.MIN_VALUE;
         private long lastClassKey;
 
-        Adapter(RecordingSink sink) {
+        /** Null: buffer events are decoded in file order. */
+        private final BufferReorder reorder;
+
+        Adapter(RecordingSink sink, BufferReorder reorder) {
             this.sink = sink;
+            this.reorder = reorder;
         }
 
         void startChunk() {
@@ -210,6 +236,12 @@ public final class FastRecordingSource implements RecordingSource {
             if (t == -1 && tracedThreadId > 0) {
                 tracedThreads.buffer(tracedThreadId, tracedThreadName, nameLength, records, length, firstSequence,
                         recordCount, baseTimeNanos, ticksPerSecond, buffers, sink);
+            } else if (reorder != null) {
+                try {
+                    reorder.buffer(t, records, length, firstSequence, recordCount, baseTimeNanos, ticksPerSecond, buffers, sink);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
             } else {
                 buffers.decode(records, length, t, firstSequence, recordCount, baseTimeNanos, ticksPerSecond, sink);
             }
@@ -217,6 +249,13 @@ public final class FastRecordingSource implements RecordingSource {
 
         /** The chunk's events are all delivered: the buffer events that waited for their thread. */
         void endChunk() {
+            if (reorder != null) {
+                try {
+                    reorder.endOfChunk(buffers, sink);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
             tracedThreads.endOfChunk(buffers, sink);
         }
 

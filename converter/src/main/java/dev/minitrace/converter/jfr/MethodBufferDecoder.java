@@ -34,7 +34,17 @@ public final class MethodBufferDecoder {
 
     /** Position after the last varint read; -1 when it ran past the end or was too long. */
     private int pos;
+    /** The sequence number after the last event decoded, skips included; {@link Long#MIN_VALUE} when it was corrupt. */
+    private long nextSequence = Long.MIN_VALUE;
     private String problem;
+
+    /**
+     * The sequence number that follows the last event {@link #decode decoded} (its last record or
+     * skip plus one): where the thread's next event starts; {@link Long#MIN_VALUE} when it was corrupt.
+     */
+    public long nextSequence() {
+        return nextSequence;
+    }
 
     /** A reusable char buffer of at least {@code n} chars for an engine to copy the records into. */
     public char[] buffer(int n) {
@@ -67,6 +77,7 @@ public final class MethodBufferDecoder {
             long baseTimeNanos, long ticksPerSecond, RecordingSink sink) {
         int n = parse(records, length, firstSequence, recordCount, ticksPerSecond);
         if (n < 0) {
+            nextSequence = Long.MIN_VALUE;
             sink.corruptMethodBuffer(threadKey, recordCount, problem);
             return;
         }
@@ -184,6 +195,7 @@ public final class MethodBufferDecoder {
         if (n != recordCount) {
             return fail(n + " record(s) where recordCount says " + recordCount);
         }
+        nextSequence = sequence;
         return n;
     }
 

@@ -36,8 +36,30 @@ public final class RecordingFileSource implements RecordingSource {
     private long baseTicks;
     private double ticksPerNano;
 
+    /** Null: buffer events are decoded in file order. */
+    private BufferReorder reorder;
+
     @Override
     public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink) throws IOException {
+        return read(chunks, sink, (BufferReorder.Room) null);
+    }
+
+    /** Puts each thread's buffer events in order within a chunk when {@code room} is given, as the fast engine does. */
+    @Override
+    public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink, BufferReorder.Room room) throws IOException {
+        try (BufferReorder r = room == null ? null : new BufferReorder(room)) {
+            reorder = r;
+            List<ChunkFailure> failures = readAll(chunks, sink);
+            if (r != null) {
+                sink.buffersReordered(r.heldRecords(), r.fileBytes());
+            }
+            return failures;
+        } finally {
+            reorder = null;
+        }
+    }
+
+    private List<ChunkFailure> readAll(JfrChunks chunks, RecordingSink sink) throws IOException {
         List<ChunkFailure> failures = new ArrayList<>();
         if (!chunks.chunks().isEmpty()) {
             JfrChunk first = chunks.chunks().get(0);
@@ -55,6 +77,9 @@ public final class RecordingFileSource implements RecordingSource {
                     input = temp;
                 }
                 sink.chunkBegin(chunk);
+                if (reorder != null) {
+                    reorder.beginChunk(chunk.size());
+                }
                 if (sink.gcsFirst(chunk)) {
                     try {
                         readGcs(input, sink);
@@ -65,10 +90,15 @@ public final class RecordingFileSource implements RecordingSource {
                 }
                 try {
                     readChunk(input, sink);
+                } catch (ScratchFailure e) {
+                    throw e.getCause(); // the reorder's file, not the recording
                 } catch (IOException | RuntimeException e) {
                     // RecordingFile signals a corrupt chunk with an exception: the chunk is lost, the others are not.
                     failures.add(new ChunkFailure(chunk, e.getClass().getSimpleName()
                             + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+                }
+                if (reorder != null) {
+                    reorder.endOfChunk(buffers, sink);
                 }
                 tracedThreads.endOfChunk(buffers, sink); // the buffer events that waited for their thread
                 sink.chunkEnd(chunk, chunk.offset() + chunk.size());
@@ -162,6 +192,19 @@ public final class RecordingFileSource implements RecordingSource {
                             tracedThreads.buffer(javaId, e.hasField("tracedThreadName") ? e.getString("tracedThreadName") : null,
                                     e.getString("records"), e.getLong("firstSequence"), e.getInt("recordCount"), base,
                                     e.getLong("ticksPerSecond"), buffers, sink);
+                        } else if (reorder != null) {
+                            String records = e.getString("records");
+                            int n = records == null ? 0 : records.length();
+                            char[] chars = buffers.buffer(n);
+                            if (n > 0) {
+                                records.getChars(0, n, chars, 0);
+                            }
+                            try {
+                                reorder.buffer(t, chars, n, e.getLong("firstSequence"), e.getInt("recordCount"), base,
+                                        e.getLong("ticksPerSecond"), buffers, sink);
+                            } catch (IOException x) {
+                                throw new ScratchFailure(x);
+                            }
                         } else {
                             buffers.decode(e.getString("records"), t, e.getLong("firstSequence"), e.getInt("recordCount"),
                                     base, e.getLong("ticksPerSecond"), sink);
@@ -300,5 +343,17 @@ public final class RecordingFileSource implements RecordingSource {
     /** JFR spells class names with dots or slashes depending on the path; the .mtlog wants dots. */
     static String binaryName(String name) {
         return name == null ? "?" : name.replace('/', '.');
+    }
+
+    /** A failure of the reorder's scratch file, told apart from a corrupt chunk (which {@code RecordingFile} reports as an IOException too). */
+    private static final class ScratchFailure extends RuntimeException {
+        ScratchFailure(IOException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized IOException getCause() {
+            return (IOException) super.getCause();
+        }
     }
 }

@@ -125,6 +125,13 @@ public interface RecordingSink {
      */
     void corruptMethodBuffer(long threadKey, int recordCount, String reason);
 
+    /**
+     * After the last chunk, from an engine that put buffer events in order ({@link BufferReorder}):
+     * {@code records} records waited for an earlier buffer of their thread, {@code fileBytes} bytes of them in a file.
+     */
+    default void buffersReordered(long records, long fileBytes) {
+    }
+
     /** A {@code jdk.DataLoss} event: {@code amount} bytes were lost. */
     void dataLoss(long amountBytes);
 

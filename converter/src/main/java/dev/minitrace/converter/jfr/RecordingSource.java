@@ -19,4 +19,14 @@ public interface RecordingSource {
      * @return the chunks that were complete by their header but could not be parsed (empty when all were read)
      */
     List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink) throws IOException;
+
+    /**
+     * As {@link #read(JfrChunks, RecordingSink)}, and an engine that can may put each thread's
+     * buffer events in sequence order within a chunk, waiting ones kept in {@code room}
+     * ({@link BufferReorder}); it then reports to {@link RecordingSink#buffersReordered}. The
+     * records delivered are the same; by default they come in file order.
+     */
+    default List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink, BufferReorder.Room room) throws IOException {
+        return read(chunks, sink);
+    }
 }

@@ -66,7 +66,14 @@ public final class MtlogWriter implements Closeable {
         this.temp = createTemp(dir, this.target.getFileName().toString());
         // Ctrl-C or kill during a long conversion: close() never runs, but JVM shutdown does;
         // without this a hidden temporary file as large as the log stays behind
-        this.temp.toFile().deleteOnExit();
+        try {
+            this.temp.toFile().deleteOnExit();
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down and its exit hook has run (or is running): nobody else
+            // would remove this file
+            Files.deleteIfExists(temp);
+            throw new IOException("cannot write " + target + ": the JVM is shutting down", e);
+        }
         this.channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         ByteBuffer h = ByteBuffer.allocate(MtlogFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         h.put(MtlogFormat.MAGIC).putShort((short) MtlogFormat.MAJOR).putShort((short) MtlogFormat.MINOR)
