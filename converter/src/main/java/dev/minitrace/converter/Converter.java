@@ -92,8 +92,7 @@ public final class Converter {
                 // the engine reads on this thread, the collector and pipeline order on another
                 try (HandOffSink handOff = new HandOffSink(collector)) {
                     failures = source.read(chunks, handOff, new BufferReorder.Room(dir, out.getFileName().toString(),
-                            Long.getLong("minitrace.reorderMemoryBytes", REORDER_MEMORY_BYTES),
-                            Long.getLong("minitrace.reorderChunkBytes", REORDER_CHUNK_BYTES)));
+                            Long.getLong("minitrace.reorderMemoryBytes", REORDER_MEMORY_BYTES)));
                     handOff.finish();
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
@@ -139,15 +138,6 @@ public final class Converter {
      * go to a scratch file ({@link BufferReorder}); within the fixed share.
      */
     static final long REORDER_MEMORY_BYTES = 16L << 20;
-
-    /**
-     * Chunks from this size on are put in order ({@link BufferReorder}): about 5 M records, more than
-     * the columns of the default memory bound hold, so that their records are written before the
-     * chunk ends and must come in order. A fixed size, not one derived from the bound, so that the
-     * output (its class ids, numbered in the order records reach the converter) does not depend on
-     * {@code --memory}.
-     */
-    static final long REORDER_CHUNK_BYTES = 16L << 20;
 
     /**
      * The column bytes the waiting records' buffers may hold before they are written early or

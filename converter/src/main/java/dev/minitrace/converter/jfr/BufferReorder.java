@@ -15,11 +15,12 @@ import java.util.Arrays;
  * run of one thread's events (millions of records) often reaches the file after the thread's later
  * events, near the end of the chunk. Decoded, the later records would wait in the converter's
  * columns (21 bytes a record, sorted, spilled and merged back); here they wait as the event's
- * packed chars, one byte each (about 4 bytes a record), in memory up to a bound and beyond it in a
- * scratch file, and are decoded as soon as the run before them has been. What cannot be put in
- * order within the chunk (a buffer that comes a chunk late, lost data) is decoded at the chunk's
- * end, in sequence order, and ordered by the converter as before: the records, and so the output,
- * are the same as without this class; only the order they reach the sink in changes.
+ * packed chars (about 4 a record: in memory as chars, copied whole, up to a bound, and beyond it a
+ * byte each in a scratch file) and are decoded as soon as the run before them has been. What
+ * cannot be put in order within the chunk (a buffer that comes a chunk late, lost data) is decoded
+ * at the chunk's end, in sequence order, and ordered by the converter as before: the records, and
+ * so the output, are the same as without this class; only the order they reach the sink in
+ * changes (and with it the order the converter numbers classes in).
  *
  * <p>A thread's events give consecutive sequence ranges ({@code docs/trace-buffer.md}), so an
  * event is in order when it starts where the thread's last decoded one ended
@@ -28,11 +29,8 @@ import java.util.Arrays;
  * uses it.
  */
 public final class BufferReorder implements Closeable {
-    /**
-     * Where waiting events may go: {@code memoryBytes} of packed chars in memory, the rest in a file
-     * in {@code dir}; only chunks of at least {@code minChunkBytes} are put in order.
-     */
-    public record Room(Path dir, String name, long memoryBytes, long minChunkBytes) {
+    /** Where waiting events may go: {@code memoryBytes} of their chars in memory, the rest in a file in {@code dir}. */
+    public record Room(Path dir, String name, long memoryBytes) {
     }
 
     private static final long UNKNOWN = Long.MIN_VALUE;
@@ -44,32 +42,40 @@ public final class BufferReorder implements Closeable {
     private Queue[] queues = new Queue[16];
     private int queueCount;
 
-    private byte[] arena = new byte[0];
+    /** Waiting events' chars as they are (copied in and out whole), up to {@code memoryBytes}. */
+    private char[] arena = new char[0];
     private int arenaTop;
     /** Events waiting in the arena; the arena is reused from its start when none does. */
     private long arenaLive;
 
     private ScratchFile scratch;
     private FileChannel file;
-    private final byte[] staging = new byte[IO_BYTES];
+    private final byte[] staging;
     private int staged;
     /** Bytes of the file on disk; the staged ones follow them. */
     private long written;
     private long fileLive;
-    private byte[] window = new byte[IO_BYTES];
+    private byte[] window;
     private long windowStart;
     private int windowLength;
 
-    private boolean active;
     private long heldEvents;
     private long heldRecords;
     private long fileBytes;
 
-    private final long memoryBytes;
+    /** Chars the arena may hold: two bytes each. */
+    private final long arenaChars;
 
     public BufferReorder(Room room) {
+        this(room, IO_BYTES);
+    }
+
+    /** With file reads and writes of {@code ioBytes} (tests use small ones, to cross many). */
+    BufferReorder(Room room, int ioBytes) {
         this.room = room;
-        this.memoryBytes = Math.max(0, Math.min(room.memoryBytes(), Integer.MAX_VALUE - 64));
+        this.staging = new byte[ioBytes];
+        this.window = new byte[ioBytes];
+        this.arenaChars = Math.max(0, Math.min(room.memoryBytes() / Character.BYTES, Integer.MAX_VALUE - 64));
     }
 
     /** Events that waited for an earlier one of their thread, their records, and the bytes of them that went to the file. */
@@ -86,15 +92,6 @@ public final class BufferReorder implements Closeable {
     }
 
     /**
-     * A chunk of {@code chunkBytes} starts: it is put in order when it is large enough. In a small
-     * chunk, the converter keeps all records until the chunk ends and places each by its sequence,
-     * so that copying its events here would cost and win nothing.
-     */
-    public void beginChunk(long chunkBytes) {
-        active = chunkBytes >= room.minChunkBytes();
-    }
-
-    /**
      * One buffer event of thread {@code threadKey} (-1: not resolved, decoded at once), arguments as
      * {@link MethodBufferDecoder#decode(char[], int, long, long, int, long, long, RecordingSink)}:
      * decoded now when it is in order or late, with the waiting events it lets follow; else it waits.
@@ -106,15 +103,13 @@ public final class BufferReorder implements Closeable {
             return;
         }
         Queue q = queue(threadKey);
-        if (active && q.expected != UNKNOWN && firstSequence > q.expected
+        if (q.expected != UNKNOWN && firstSequence > q.expected
                 && hold(q, records, length, firstSequence, recordCount, baseTimeNanos, ticksPerSecond)) {
             return;
         }
         decoder.decode(records, length, threadKey, firstSequence, recordCount, baseTimeNanos, ticksPerSecond, sink);
-        // in a chunk not put in order the events come as they come: the thread goes on after the
-        // highest (its gaps are filled within the chunk as a rule; a late event is decoded at once)
-        if (!active || q.expected == UNKNOWN || firstSequence == q.expected) {
-            advance(q, decoder.nextSequence(), active);
+        if (q.expected == UNKNOWN || firstSequence == q.expected) {
+            advance(q, decoder.nextSequence(), true);
         }
         if (q.head < q.size) {
             drain(q, false, decoder, sink);
@@ -173,16 +168,17 @@ public final class BufferReorder implements Closeable {
         return q;
     }
 
-    /** Keeps the event's chars (in memory or the file) in {@code q}; false when a char is not below 128 (corrupt: decoded at once). */
+    /**
+     * Keeps the event's chars in {@code q}: in memory as they are, in the file a byte each; false
+     * when one for the file is not below 128 (corrupt: decoded at once, which says so).
+     */
     private boolean hold(Queue q, char[] records, int length, long first, int count, long base, long tps) throws IOException {
         long where;
-        if ((long) arenaTop + length <= memoryBytes) {
+        if ((long) arenaTop + length <= arenaChars) {
             if (arena.length < arenaTop + length) {
-                arena = Arrays.copyOf(arena, (int) Math.min(memoryBytes, Math.max(arenaTop + length, Math.max(1 << 16, arena.length * 2L))));
+                arena = Arrays.copyOf(arena, (int) Math.min(arenaChars, Math.max(arenaTop + length, Math.max(1 << 16, arena.length * 2L))));
             }
-            if (!narrow(records, length, arena, arenaTop)) {
-                return false;
-            }
+            System.arraycopy(records, 0, arena, arenaTop, length);
             where = arenaTop;
             arenaTop += length;
             arenaLive++;
@@ -257,34 +253,33 @@ public final class BufferReorder implements Closeable {
         }
     }
 
-    /** Reads a waiting event's bytes ({@code where}: arena offset, or {@code -offset - 1} in the file) into {@code chars}. */
+    /** Reads a waiting event's chars ({@code where}: arena offset, or {@code -offset - 1} in the file) into {@code chars}. */
     private void load(long where, int length, char[] chars) throws IOException {
-        byte[] from;
-        int at;
         if (where >= 0) {
-            from = arena;
-            at = (int) where;
+            System.arraycopy(arena, (int) where, chars, 0, length);
             if (--arenaLive == 0) {
                 arenaTop = 0;
             }
+            return;
+        }
+        long offset = -where - 1;
+        byte[] from;
+        int at;
+        if (offset >= written) {
+            from = staging;
+            at = (int) (offset - written);
         } else {
-            long offset = -where - 1;
-            if (offset >= written) {
-                from = staging;
-                at = (int) (offset - written);
-            } else {
-                if (offset < windowStart || offset + length > windowStart + windowLength) {
-                    fill(offset, length);
-                }
-                from = window;
-                at = (int) (offset - windowStart);
+            if (offset < windowStart || offset + length > windowStart + windowLength) {
+                fill(offset, length);
             }
-            if (--fileLive == 0) {
-                // the file is empty again: its start is reused, and what the window read is stale
-                written = 0;
-                staged = 0;
-                windowLength = 0;
-            }
+            from = window;
+            at = (int) (offset - windowStart);
+        }
+        if (--fileLive == 0) {
+            // the file is empty again: its start is reused, and what the window read is stale
+            written = 0;
+            staged = 0;
+            windowLength = 0;
         }
         for (int i = 0; i < length; i++) {
             chars[i] = (char) from[at + i];

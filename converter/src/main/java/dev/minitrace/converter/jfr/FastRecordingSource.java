@@ -46,7 +46,7 @@ public final class FastRecordingSource implements RecordingSource {
         return read(chunks, sink, (BufferReorder.Room) null);
     }
 
-    /** Puts each thread's buffer events in order within a chunk when {@code room} is given ({@link BufferReorder}). */
+    /** Puts each thread's buffer events in order within each chunk when {@code room} is given ({@link BufferReorder}). */
     @Override
     public List<ChunkFailure> read(JfrChunks chunks, RecordingSink sink, BufferReorder.Room room) throws IOException {
         if (chunks.chunks().isEmpty()) {
@@ -75,9 +75,6 @@ public final class FastRecordingSource implements RecordingSource {
                 JfrChunk chunk = all.get(i);
                 JfrChunk next = i + 1 < all.size() ? all.get(i + 1) : null;
                 sink.chunkBegin(chunk);
-                if (reorder != null) {
-                    reorder.beginChunk(chunk.size());
-                }
                 if (sink.gcsFirst(chunk)) {
                     try {
                         // the chunk's GC events first, every other event skipped by its size

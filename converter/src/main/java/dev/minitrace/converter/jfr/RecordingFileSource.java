@@ -77,9 +77,6 @@ public final class RecordingFileSource implements RecordingSource {
                     input = temp;
                 }
                 sink.chunkBegin(chunk);
-                if (reorder != null) {
-                    reorder.beginChunk(chunk.size());
-                }
                 if (sink.gcsFirst(chunk)) {
                     try {
                         readGcs(input, sink);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link BufferReorder}: buffer events that reach the file ahead of an earlier one of their thread
  * wait, packed, and follow it, in memory and through the scratch file alike; what a chunk does not
- * put in order is delivered at its end; late events, corrupt ones and small chunks pass at once.
+ * put in order is delivered at its end; late events, corrupt ones and unresolved threads pass at once.
  * The oracle is the decoder fed the same events in sequence order.
  */
 class BufferReorderTest {
@@ -125,18 +125,21 @@ class BufferReorderTest {
         for (long memory : new long[] {0, 300, 1 << 20}) {
             CapturingSink sink = new CapturingSink();
             MethodBufferDecoder d = new MethodBufferDecoder();
-            try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "t" + memory, memory, 0))) {
-                r.beginChunk(1);
+            // file blocks of 64 bytes: events are read back from the staged block and from the file
+            try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "t" + memory, memory), 64)) {
                 for (Ev e : file) {
                     offer(r, e, d, sink);
                 }
-                r.endOfChunk(d, sink);
                 assertTrue(r.heldRecords() > 0, "the displaced run's followers waited");
                 assertEquals(memory == 1 << 20, r.fileBytes() == 0, "memory " + memory + ": " + r.fileBytes() + " bytes through the file");
-            }
-            for (long key = 1; key <= 2; key++) {
-                assertEquals(ofThread(expected.methodEvents, key), ofThread(sink.methodEvents, key), "memory " + memory);
-                assertEquals(ofThread(expected.objectEvents, key), ofThread(sink.objectEvents, key), "memory " + memory);
+                // every gap was filled within the chunk: all records came out, in order, before its end
+                for (long key = 1; key <= 2; key++) {
+                    assertEquals(ofThread(expected.methodEvents, key), ofThread(sink.methodEvents, key), "memory " + memory);
+                    assertEquals(ofThread(expected.objectEvents, key), ofThread(sink.objectEvents, key), "memory " + memory);
+                }
+                int delivered = sink.methodEvents.size() + sink.objectEvents.size();
+                r.endOfChunk(d, sink);
+                assertEquals(delivered, sink.methodEvents.size() + sink.objectEvents.size(), "nothing was left for the chunk's end");
             }
             try (Stream<Path> left = Files.list(dir)) {
                 assertEquals(0, left.count(), "the scratch file is removed");
@@ -149,8 +152,7 @@ class BufferReorderTest {
         List<Ev> events = events(6, new Random(7)).subList(0, 6);
         CapturingSink sink = new CapturingSink();
         MethodBufferDecoder d = new MethodBufferDecoder();
-        try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "gap", 1 << 20, 0))) {
-            r.beginChunk(1);
+        try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "gap", 1 << 20))) {
             offer(r, events.get(0), d, sink);
             offer(r, events.get(1), d, sink);
             offer(r, events.get(3), d, sink);
@@ -161,7 +163,6 @@ class BufferReorderTest {
             List<String> withoutGap = new ArrayList<>(twoFirst);
             withoutGap.addAll(inSequenceOrder(events.subList(3, 5)).methodEvents);
             assertEquals(withoutGap, sink.methodEvents, "the chunk's end delivers what waits, in order");
-            r.beginChunk(1);
             offer(r, events.get(2), d, sink); // late: at once
             offer(r, events.get(5), d, sink); // follows event 4, delivered at the chunk's end: at once
             assertEquals(events.get(3).count + events.get(4).count, r.heldRecords(), "only 3 and 4 waited");
@@ -173,30 +174,21 @@ class BufferReorderTest {
     }
 
     @Test
-    void smallChunksCorruptEventsAndUnresolvedThreadsPassInFileOrder() throws IOException {
+    void corruptEventsAndUnresolvedThreadsPassAtOnce() throws IOException {
         List<Ev> events = events(4, new Random(3)).subList(0, 4);
         CapturingSink sink = new CapturingSink();
         MethodBufferDecoder d = new MethodBufferDecoder();
-        try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "small", 1 << 20, 1000))) {
-            r.beginChunk(999);
+        try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "small", 0))) {
             offer(r, events.get(0), d, sink);
-            offer(r, events.get(2), d, sink);
-            offer(r, events.get(1), d, sink);
-            assertEquals(0, r.heldRecords(), "a chunk under the size is not put in order");
-            CapturingSink fileOrder = inSequenceOrder(List.of(events.get(0)));
-            inSequenceOrder(List.of(events.get(2))).methodEvents.forEach(fileOrder.methodEvents::add);
-            inSequenceOrder(List.of(events.get(1))).methodEvents.forEach(fileOrder.methodEvents::add);
-            assertEquals(fileOrder.methodEvents, sink.methodEvents);
-
-            r.beginChunk(1000);
-            sink.methodEvents.clear();
-            offer(r, events.get(3), d, sink); // goes on after the highest event of the chunk before: in order
             char[] bad = "\u0004\u00e9\u0001".toCharArray();
-            r.buffer(1, bad, bad.length, 1_000_000, 1, 0, TPS, d, sink); // ahead, but corrupt: said at once
+            r.buffer(1, bad, bad.length, 1_000_000, 1, 0, TPS, d, sink); // ahead, but not one byte a char: said at once
             assertEquals(1, sink.corrupt.size(), sink.corrupt.toString());
-            char[] other = events.get(0).records.toCharArray();
-            r.buffer(-1, other, other.length, 500, events.get(0).count, 0, TPS, d, sink); // no thread: at once
+            char[] other = events.get(2).records.toCharArray();
+            r.buffer(-1, other, other.length, events.get(2).first, events.get(2).count, 0, TPS, d, sink); // no thread: at once
             assertEquals(0, r.heldRecords());
+            offer(r, events.get(1), d, sink);
+            assertEquals(inSequenceOrder(events.subList(0, 2)).methodEvents, ofThread(sink.methodEvents, 1),
+                    "the thread goes on where its last good event ended");
         }
     }
 }
