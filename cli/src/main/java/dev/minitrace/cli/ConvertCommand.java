@@ -127,14 +127,14 @@ public final class ConvertCommand implements Callable<Integer> {
             throw ConversionRun.failure(e, name, in, out, memory);
         }
         ConversionRun.warn(err, name, report, options);
-        String spilled = report.spilledRecords() == 0 ? ""
+        String waits = report.spilledRecords() == 0 ? ""
                 : String.format(", %d records waited on disk (%d MB)", report.spilledRecords(), report.spilledBytes() >> 20);
         if (report.reorderedRecords() > 0) {
-            spilled += String.format(", %d records put back in order%s", report.reorderedRecords(),
+            waits += String.format(", %d records put back in order%s", report.reorderedRecords(),
                     report.reorderFileBytes() == 0 ? "" : String.format(" (%d MB through disk)", report.reorderFileBytes() >> 20));
         }
         spec.commandLine().getOut().printf("%s: %d records, %d threads, %d GCs, %d chunks%s%n", out, report.records(),
-                report.threads(), report.gcs(), report.chunks(), spilled);
+                report.threads(), report.gcs(), report.chunks(), waits);
         spec.commandLine().getOut().flush();
         err.flush();
         return report.lostData() || recoveryLost ? ExitCodes.PARTIAL : ExitCodes.OK;

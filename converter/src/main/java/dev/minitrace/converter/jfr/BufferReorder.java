@@ -59,7 +59,6 @@ public final class BufferReorder implements Closeable {
     private long windowStart;
     private int windowLength;
 
-    private long heldEvents;
     private long heldRecords;
     private long fileBytes;
 
@@ -78,11 +77,7 @@ public final class BufferReorder implements Closeable {
         this.arenaChars = Math.max(0, Math.min(room.memoryBytes() / Character.BYTES, Integer.MAX_VALUE - 64));
     }
 
-    /** Events that waited for an earlier one of their thread, their records, and the bytes of them that went to the file. */
-    public long heldEvents() {
-        return heldEvents;
-    }
-
+    /** Records whose event waited for an earlier one of their thread, and the bytes of such events that went to the file. */
     public long heldRecords() {
         return heldRecords;
     }
@@ -191,7 +186,6 @@ public final class BufferReorder implements Closeable {
             fileLive++;
         }
         q.insert(first, count, base, tps, length, where);
-        heldEvents++;
         heldRecords += count;
         return true;
     }
@@ -340,7 +334,9 @@ public final class BufferReorder implements Closeable {
         void insert(long f, int c, long b, long t, int len, long w) {
             if (size == first.length) {
                 if (head > 0) {
-                    shift(-head);
+                    move(head, 0, size - head); // the consumed entries' room, before growing
+                    size -= head;
+                    head = 0;
                 } else {
                     int n = size * 2;
                     first = Arrays.copyOf(first, n);
@@ -356,12 +352,7 @@ public final class BufferReorder implements Closeable {
             if (size > head && first[size - 1] > f) {
                 int at = Arrays.binarySearch(first, head, size, f);
                 i = at < 0 ? -at - 1 : at + 1;
-                System.arraycopy(first, i, first, i + 1, size - i);
-                System.arraycopy(count, i, count, i + 1, size - i);
-                System.arraycopy(base, i, base, i + 1, size - i);
-                System.arraycopy(tps, i, tps, i + 1, size - i);
-                System.arraycopy(length, i, length, i + 1, size - i);
-                System.arraycopy(where, i, where, i + 1, size - i);
+                move(i, i + 1, size - i);
             }
             first[i] = f;
             count[i] = c;
@@ -372,17 +363,14 @@ public final class BufferReorder implements Closeable {
             size++;
         }
 
-        /** Moves the entries {@code [head, size)} by {@code by} (negative: down to index 0). */
-        private void shift(int by) {
-            int n = size - head;
-            System.arraycopy(first, head, first, head + by, n);
-            System.arraycopy(count, head, count, head + by, n);
-            System.arraycopy(base, head, base, head + by, n);
-            System.arraycopy(tps, head, tps, head + by, n);
-            System.arraycopy(length, head, length, head + by, n);
-            System.arraycopy(where, head, where, head + by, n);
-            head += by;
-            size += by;
+        /** Moves {@code n} entries from index {@code from} to index {@code to}, in every column. */
+        private void move(int from, int to, int n) {
+            System.arraycopy(first, from, first, to, n);
+            System.arraycopy(count, from, count, to, n);
+            System.arraycopy(base, from, base, to, n);
+            System.arraycopy(tps, from, tps, to, n);
+            System.arraycopy(length, from, length, to, n);
+            System.arraycopy(where, from, where, to, n);
         }
     }
 }

@@ -174,6 +174,28 @@ class BufferReorderTest {
     }
 
     @Test
+    void aThreadsQueueTakesNewEventsAfterAPartialDrainInOrder() throws IOException {
+        List<Ev> events = events(21, new Random(11)).subList(0, 21);
+        List<Ev> file = new ArrayList<>();
+        file.add(events.get(0));
+        file.addAll(events.subList(2, 10)); // wait for 1
+        file.addAll(events.subList(11, 19)); // wait for 10: the queue's first 16 places are full
+        file.add(events.get(1)); // 2..9 follow, 11..18 still wait
+        file.add(events.get(20)); // waits, in the room 2..9 left
+        file.add(events.get(10)); // 11..18 follow
+        file.add(events.get(19)); // and then 20
+        CapturingSink sink = new CapturingSink();
+        MethodBufferDecoder d = new MethodBufferDecoder();
+        try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "partial", 1 << 20))) {
+            for (Ev e : file) {
+                offer(r, e, d, sink);
+            }
+            assertEquals(ofThread(inSequenceOrder(events).methodEvents, 1), ofThread(sink.methodEvents, 1));
+            assertEquals(ofThread(inSequenceOrder(events).objectEvents, 1), ofThread(sink.objectEvents, 1));
+        }
+    }
+
+    @Test
     void corruptEventsAndUnresolvedThreadsPassAtOnce() throws IOException {
         List<Ev> events = events(4, new Random(3)).subList(0, 4);
         CapturingSink sink = new CapturingSink();
