@@ -5,6 +5,8 @@ package dev.minitrace.injector.runtime;
  * One instance per thread (a virtual thread has its own), never shared, so no synchronization.
  */
 final class ThreadState {
+    /** The thread this state belongs to ({@link ThreadStates} checks it before handing the state out). */
+    final Thread thread;
     /** The sequence of the last committed minitrace event of this thread; the first event gets 1. */
     long sequence;
     /** True while a hook of this thread is committing an event: nested hook calls return at once. */
@@ -38,6 +40,10 @@ final class ThreadState {
     private int held;
     /** Held monitors beyond which the oldest entries are forgotten: releases missed by a hook (busy, or switched off) must not grow it forever. */
     private static final int MAX_HELD = 256;
+
+    ThreadState(Thread thread) {
+        this.thread = thread;
+    }
 
     /** Remembers that {@code monitor}, of record ids {@code ids}, was just acquired. */
     void monitorAcquired(Object monitor, long ids) {

@@ -56,12 +56,6 @@ public final class Trace {
     /** The agent's choice ({@code methods=}); {@link Enablement} chooses packed records when JFR allows. */
     static volatile boolean preferBuffered = true;
 
-    private static final ThreadLocal<ThreadState> STATE = new ThreadLocal<ThreadState>() {
-        @Override
-        protected ThreadState initialValue() {
-            return new ThreadState();
-        }
-    };
 
     // The operations of the scaffold, one per hook.
     private static final int OP_ENTER = 0;
@@ -88,7 +82,7 @@ public final class Trace {
 
     /** The current thread's state (shared with {@link Capture}, whose busy flag it shares). */
     static ThreadState state() {
-        return STATE.get();
+        return ThreadStates.current();
     }
 
     /** Method, constructor or static initializer {@code methodId} was entered. */
@@ -271,7 +265,7 @@ public final class Trace {
     private static void guarded(int op, int methodId, int bci, Object object, Object old, Object value) {
         ThreadState s;
         try {
-            s = STATE.get();
+            s = ThreadStates.current();
         } catch (Throwable t) {
             return; // no state (out of memory): trace nothing rather than fail the application
         }
