@@ -1,5 +1,6 @@
 package dev.minitrace.bench.convert;
 
+import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
 import java.io.IOException;
@@ -39,28 +40,40 @@ public final class ConvertBench {
             new Shape("standard", "convert-bench-buffered.jfr", 4, 0),
             new Shape("big", "convert-bench-bigchunks.jfr", 200, 200));
 
-    /** Entry point. */
+    /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
+        try {
+            run(new BenchArgs(args));
+        } catch (BenchArgs.Usage e) {
+            BenchArgs.fail("convert", e);
+        }
+    }
+
+    private static void run(BenchArgs cli) throws Exception {
         Path javaHome = Path.of(System.getProperty("java.home"));
         long events = 200_000_000;
         int rounds = 3;
         String only = null;
         Path against = null;
         boolean regenerate = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--java" -> javaHome = Path.of(args[++i]);
-                case "--events" -> events = Long.parseLong(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--only" -> only = args[++i];
-                case "--against" -> against = Path.of(args[++i]).toAbsolutePath();
+        while (cli.hasNext()) {
+            switch (cli.option()) {
+                case "--java" -> javaHome = Path.of(cli.value());
+                case "--events" -> events = cli.number(1);
+                case "--rounds" -> rounds = cli.intNumber(0);
+                case "--only" -> {
+                    only = cli.value();
+                    if (!only.equals("standard") && !only.equals("big")) {
+                        throw new BenchArgs.Usage("--only takes standard or big, not '" + only + "'");
+                    }
+                }
+                case "--against" -> against = Path.of(cli.value()).toAbsolutePath();
                 case "--regenerate" -> regenerate = true;
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (expected --java, --events, --rounds, --only, --against, --regenerate)");
+                default -> throw cli.unknown("--java, --events, --rounds, --only, --against, --regenerate");
             }
         }
         if (against != null && !Files.isExecutable(against.resolve("bin/mt"))) {
-            throw new IllegalArgumentException("--against " + against + ": no bin/mt there");
+            throw new BenchArgs.Usage("--against " + against + ": no bin/mt there");
         }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());
         Path root = BenchPaths.projectRoot();

@@ -1,5 +1,6 @@
 package dev.minitrace.bench.design;
 
+import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
 import java.nio.file.Files;
@@ -23,17 +24,25 @@ public final class DesignBench {
     private DesignBench() {
     }
 
-    /** Entry point. */
+    /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
+        try {
+            run(new BenchArgs(args));
+        } catch (BenchArgs.Usage e) {
+            BenchArgs.fail("designs", e);
+        }
+    }
+
+    private static void run(BenchArgs cli) throws Exception {
         Path javaHome = Path.of(System.getProperty("java.home"));
         int rounds = 3;
         long trees = 1_000_000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--java" -> javaHome = Path.of(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--trees" -> trees = Long.parseLong(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (expected --java, --rounds, --trees)");
+        while (cli.hasNext()) {
+            switch (cli.option()) {
+                case "--java" -> javaHome = Path.of(cli.value());
+                case "--rounds" -> rounds = cli.intNumber(1);
+                case "--trees" -> trees = cli.number(1);
+                default -> throw cli.unknown("--java, --rounds, --trees");
             }
         }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());

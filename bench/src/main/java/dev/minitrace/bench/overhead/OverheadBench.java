@@ -1,5 +1,6 @@
 package dev.minitrace.bench.overhead;
 
+import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
 import java.io.IOException;
@@ -33,8 +34,16 @@ public final class OverheadBench {
     private OverheadBench() {
     }
 
-    /** Entry point. */
+    /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
+        try {
+            run(new BenchArgs(args));
+        } catch (BenchArgs.Usage e) {
+            BenchArgs.fail("overhead", e);
+        }
+    }
+
+    private static void run(BenchArgs cli) throws Exception {
         Path javaHome = Path.of(System.getProperty("java.home"));
         int rounds = 5;
         long trees = 2_000_000;
@@ -42,16 +51,15 @@ public final class OverheadBench {
         int batches = 20;
         java.util.Set<String> only = null;
         Path against = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--configs" -> only = new java.util.HashSet<>(List.of(args[++i].split(",")));
-                case "--java" -> javaHome = Path.of(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--trees" -> trees = Long.parseLong(args[++i]);
-                case "--warmup" -> warmup = Long.parseLong(args[++i]);
-                case "--against" -> against = Path.of(args[++i]).toAbsolutePath();
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (expected --java, --rounds, --trees, --warmup, --configs, --against)");
+        while (cli.hasNext()) {
+            switch (cli.option()) {
+                case "--configs" -> only = new java.util.HashSet<>(List.of(cli.value().split(",")));
+                case "--java" -> javaHome = Path.of(cli.value());
+                case "--rounds" -> rounds = cli.intNumber(1);
+                case "--trees" -> trees = cli.number(1);
+                case "--warmup" -> warmup = cli.number(0);
+                case "--against" -> against = Path.of(cli.value()).toAbsolutePath();
+                default -> throw cli.unknown("--java, --rounds, --trees, --warmup, --configs, --against");
             }
         }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());
@@ -61,7 +69,7 @@ public final class OverheadBench {
         if (against != null) {
             otherAgent = against.resolve("injector/target/minitrace-agent.jar");
             if (!Files.isRegularFile(otherAgent)) {
-                throw new IllegalArgumentException("--against " + against + ": no built agent at " + otherAgent);
+                throw new BenchArgs.Usage("--against " + against + ": no built agent at " + otherAgent);
             }
         }
         Path work = Files.createTempDirectory("mt-overhead");

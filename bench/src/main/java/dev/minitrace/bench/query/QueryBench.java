@@ -1,5 +1,6 @@
 package dev.minitrace.bench.query;
 
+import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
 import java.io.IOException;
@@ -32,39 +33,30 @@ public final class QueryBench {
     /** Entry point: a bad option or a missing recording is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
         try {
-            run(args);
-        } catch (UsageException e) {
-            System.err.println("bench/run query: " + e.getMessage());
-            System.exit(2);
+            run(new BenchArgs(args));
+        } catch (BenchArgs.Usage e) {
+            BenchArgs.fail("query", e);
         }
     }
 
-    /** A command line this benchmark cannot run. */
-    static final class UsageException extends Exception {
-        UsageException(String message) {
-            super(message);
-        }
-    }
-
-    private static void run(String[] args) throws Exception {
+    private static void run(BenchArgs cli) throws Exception {
         Path javaHome = Path.of(System.getProperty("java.home"));
         int rounds = 3;
         boolean keep = false;
         Path recording = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--java" -> javaHome = Path.of(value(args, i++));
-                case "--rounds" -> rounds = rounds(value(args, i++));
+        while (cli.hasNext()) {
+            switch (cli.option()) {
+                case "--java" -> javaHome = Path.of(cli.value());
+                case "--rounds" -> rounds = cli.intNumber(1);
                 case "--keep" -> keep = true;
-                case "--recording" -> recording = Path.of(value(args, i++)).toAbsolutePath();
-                default -> throw new UsageException("unknown option " + args[i]
-                        + " (expected --java, --rounds, --recording, --keep)");
+                case "--recording" -> recording = Path.of(cli.value()).toAbsolutePath();
+                default -> throw cli.unknown("--java, --rounds, --recording, --keep");
             }
         }
         Path root = BenchPaths.projectRoot();
         Path jfr = recording != null ? recording : root.resolve("bench/target/convert-bench-buffered.jfr");
         if (!Files.isRegularFile(jfr)) {
-            throw new UsageException(jfr + " is missing: make it with bench/run convert --rounds 0");
+            throw new BenchArgs.Usage(jfr + " is missing: make it with bench/run convert --rounds 0");
         }
         Path mt = root.resolve("bin/mt");
         Path work = root.resolve("bench/target/query-bench");
@@ -179,25 +171,5 @@ public final class QueryBench {
         } catch (IOException e) {
             return "?";
         }
-    }
-
-    private static int rounds(String value) throws UsageException {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // worded below
-        }
-        throw new UsageException("--rounds takes a number of rounds of at least 1, not '" + value + "'");
-    }
-
-    /** The value after option {@code args[i]}. */
-    private static String value(String[] args, int i) throws UsageException {
-        if (i + 1 >= args.length) {
-            throw new UsageException(args[i] + " needs a value");
-        }
-        return args[i + 1];
     }
 }
