@@ -1,12 +1,15 @@
 package dev.minitrace.bench;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
- * A benchmark's command line, read option by option: a missing or malformed value is a
- * {@link Usage}, which {@link #fail} turns into one line on stderr and exit status 2 instead of
- * a stack trace.
+ * Every benchmark's command line, read option by option: a missing or malformed value, or an
+ * option the benchmark does not know, is a {@link Usage}, which {@link #fail} turns into one line
+ * on stderr and exit status 2 instead of a stack trace.
  */
 public final class BenchArgs {
-    /** A command line the benchmark cannot run. */
+    /** A command line the benchmark cannot run (or what it needs is not built); printed as one line. */
     public static final class Usage extends Exception {
         public Usage(String message) {
             super(message);
@@ -14,11 +17,14 @@ public final class BenchArgs {
     }
 
     private final String[] args;
+    private final String usage;
     private int next;
     private String option;
 
-    public BenchArgs(String[] args) {
+    /** @param usage the benchmark's usage line, added to the messages of a bad option */
+    public BenchArgs(String[] args, String usage) {
         this.args = args.clone();
+        this.usage = usage;
     }
 
     /** True while options remain; {@link #option()} is then the next one. */
@@ -35,10 +41,10 @@ public final class BenchArgs {
         return option;
     }
 
-    /** The option's value. */
+    /** The option's value; the next option instead of a value is missing one. */
     public String value() throws Usage {
-        if (next >= args.length) {
-            throw new Usage(option + " needs a value");
+        if (next >= args.length || args[next].startsWith("--")) {
+            throw new Usage(option + " needs a value; usage: " + usage);
         }
         return args[next++];
     }
@@ -66,9 +72,23 @@ public final class BenchArgs {
         return (int) n;
     }
 
-    /** An option this benchmark does not know; {@code expected} lists the ones it does. */
-    public Usage unknown(String expected) {
-        return new Usage("unknown option " + option + " (expected " + expected + ")");
+    /** The option's value as the home of a JDK (it must have {@code bin/java}). */
+    public Path javaHome() throws Usage {
+        Path home = Path.of(value());
+        if (!Files.isExecutable(home.resolve("bin/java"))) {
+            throw new Usage(option + " " + home + ": no bin/java there (expected a JDK home)");
+        }
+        return home;
+    }
+
+    /** Prints the usage line (for {@code -h} and {@code --help}). */
+    public void printUsage() {
+        System.out.println("usage: " + usage);
+    }
+
+    /** The option is not one of this benchmark's. */
+    public Usage unknown() {
+        return new Usage("unknown option '" + option + "'; usage: " + usage);
     }
 
     /** Says what is wrong on one line and exits with status 2. */

@@ -12,7 +12,7 @@ class BenchArgsTest {
 
     @Test
     void readsOptionsAndTheirValuesInOrder() throws Exception {
-        BenchArgs a = new BenchArgs(new String[] {"--rounds", "3", "--keep", "--trees", "0", "--java", "/jdk"});
+        BenchArgs a = new BenchArgs(new String[] {"--rounds", "3", "--keep", "--trees", "0", "--recording", "/x.jfr"}, "U");
         assertTrue(a.hasNext());
         assertEquals("--rounds", a.option());
         assertEquals(3, a.intNumber(1));
@@ -21,19 +21,21 @@ class BenchArgsTest {
         assertTrue(a.hasNext());
         assertEquals(0L, a.number(0));
         assertTrue(a.hasNext());
-        assertEquals("/jdk", a.value());
+        assertEquals("/x.jfr", a.value());
         assertFalse(a.hasNext());
     }
 
     @Test
     void saysWhatIsWrongWithAValue() {
-        assertEquals("--rounds needs a value", usage(new String[] {"--rounds"}, a -> a.intNumber(1)));
+        assertEquals("--rounds needs a value; usage: U", usage(new String[] {"--rounds"}, a -> a.intNumber(1)));
+        assertEquals("--rounds needs a value; usage: U", usage(new String[] {"--rounds", "--keep"}, a -> a.intNumber(1)));
+        assertEquals("--java /no/such/jdk: no bin/java there (expected a JDK home)", usage(new String[] {"--java", "/no/such/jdk"}, BenchArgs::javaHome));
         assertEquals("--rounds takes a whole number of at least 1, not '0'", usage(new String[] {"--rounds", "0"}, a -> a.intNumber(1)));
         assertEquals("--rounds takes a whole number of at least 1, not 'x'", usage(new String[] {"--rounds", "x"}, a -> a.intNumber(1)));
         assertEquals("--rounds takes a number up to 2147483647, not 2147483648",
                 usage(new String[] {"--rounds", "2147483648"}, a -> a.intNumber(1)));
-        assertEquals("unknown option --bogus (expected --java)", usage(new String[] {"--bogus"}, a -> {
-            throw a.unknown("--java");
+        assertEquals("unknown option '--bogus'; usage: U", usage(new String[] {"--bogus"}, a -> {
+            throw a.unknown();
         }));
     }
 
@@ -42,7 +44,7 @@ class BenchArgsTest {
     }
 
     private static String usage(String[] args, Read read) {
-        BenchArgs a = new BenchArgs(args);
+        BenchArgs a = new BenchArgs(args, "U");
         assertTrue(a.hasNext());
         return assertThrows(BenchArgs.Usage.class, () -> read.read(a)).getMessage();
     }

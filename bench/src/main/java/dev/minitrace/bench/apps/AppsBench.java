@@ -1,5 +1,6 @@
 package dev.minitrace.bench.apps;
 
+import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
 import java.io.IOException;
@@ -77,12 +78,6 @@ public final class AppsBench {
                 List.of("net.sourceforge.pmd"), PmdApp.class.getName(), List.of("{src}", "rulesets/java/quickstart.xml", "1")));
     }
 
-    /** A wrong command line; the message is printed as one line. */
-    static final class UsageException extends Exception {
-        UsageException(String message) {
-            super(message);
-        }
-    }
 
     /** The parsed command line. {@code configsGiven}: whether --configs named them (then jep520 on JDK < 25 is an error). */
     record Options(Path javaHome, int rounds, List<String> apps, List<String> configs, boolean configsGiven, Path keep, boolean convert,
@@ -96,16 +91,15 @@ public final class AppsBench {
     public static void main(String[] args) throws Exception {
         try {
             run(parse(args));
-        } catch (UsageException e) {
-            System.err.println("bench/run apps: " + e.getMessage());
-            System.exit(2);
+        } catch (BenchArgs.Usage e) {
+            BenchArgs.fail("apps", e);
         } catch (AppRuns.ChecksumMismatch e) {
             System.err.println("bench/run apps: CHECKSUM MISMATCH: " + e.getMessage());
             System.exit(1);
         }
     }
 
-    static Options parse(String[] args) throws UsageException {
+    static Options parse(String[] args) throws BenchArgs.Usage {
         Path javaHome = Path.of(System.getProperty("java.home"));
         int rounds = 3;
         List<String> apps = new ArrayList<>(APPS.keySet());
@@ -114,65 +108,43 @@ public final class AppsBench {
         Path keep = null;
         Path against = null;
         boolean convert = true;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--java" -> {
-                    javaHome = Path.of(value(args, ++i, a));
-                    if (!Files.isExecutable(javaHome.resolve("bin/java"))) {
-                        throw new UsageException("--java " + javaHome + ": no bin/java there (expected a JDK home)");
-                    }
-                }
-                case "--rounds" -> {
-                    String v = value(args, ++i, a);
-                    try {
-                        rounds = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        rounds = 0;
-                    }
-                    if (rounds < 1) {
-                        throw new UsageException("--rounds " + v + ": expected a whole number of at least 1");
-                    }
-                }
-                case "--apps" -> apps = list(value(args, ++i, a), APPS.keySet(), a);
+        BenchArgs cli = new BenchArgs(args, USAGE);
+        while (cli.hasNext()) {
+            switch (cli.option()) {
+                case "--java" -> javaHome = cli.javaHome();
+                case "--rounds" -> rounds = cli.intNumber(1);
+                case "--apps" -> apps = list(cli.value(), APPS.keySet(), cli.option());
                 case "--configs" -> {
                     List<String> known = new ArrayList<>(CONFIGS);
                     known.addAll(EXTRA_CONFIGS);
-                    configs = list(value(args, ++i, a), known, a);
+                    configs = list(cli.value(), known, cli.option());
                     configsGiven = true;
                 }
-                case "--keep" -> keep = Path.of(value(args, ++i, a));
+                case "--keep" -> keep = Path.of(cli.value());
                 case "--against" -> {
-                    against = Path.of(value(args, ++i, a));
+                    against = Path.of(cli.value());
                     if (!Files.isRegularFile(against.resolve(AGENT_IN_CHECKOUT))) {
-                        throw new UsageException("--against " + against + ": no " + AGENT_IN_CHECKOUT + " there (expected a built checkout)");
+                        throw new BenchArgs.Usage("--against " + against + ": no " + AGENT_IN_CHECKOUT + " there (expected a built checkout)");
                     }
                 }
                 case "--no-convert" -> convert = false;
                 case "-h", "--help" -> {
-                    System.out.println("usage: " + USAGE);
+                    cli.printUsage();
                     System.out.println("Runs ecj, h2 and pmd (bench/target/apps) plain, with the agent, with the full trace and"
                             + " (JDK 25+) with JEP 520; see docs/performance.md.");
                     System.exit(0);
                 }
-                default -> throw new UsageException("unknown option '" + a + "'; usage: " + USAGE);
+                default -> throw cli.unknown();
             }
         }
         return new Options(javaHome, rounds, apps, configs, configsGiven, keep, convert, against);
     }
 
-    private static String value(String[] args, int i, String option) throws UsageException {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new UsageException(option + " needs a value; usage: " + USAGE);
-        }
-        return args[i];
-    }
-
-    private static List<String> list(String value, java.util.Collection<String> known, String option) throws UsageException {
+    private static List<String> list(String value, java.util.Collection<String> known, String option) throws BenchArgs.Usage {
         List<String> out = new ArrayList<>();
         for (String s : value.split(",")) {
             if (!known.contains(s)) {
-                throw new UsageException(option + ": unknown '" + s + "' (expected some of " + String.join(",", known) + ")");
+                throw new BenchArgs.Usage(option + ": unknown '" + s + "' (expected some of " + String.join(",", known) + ")");
             }
             if (!out.contains(s)) {
                 out.add(s);
@@ -187,7 +159,7 @@ public final class AppsBench {
         List<String> configs = new ArrayList<>(o.configs());
         if (feature < 25 && configs.contains("jep520")) {
             if (o.configsGiven()) {
-                throw new UsageException("--configs jep520 needs a JDK 25 or later child (--java); this one is JDK " + feature);
+                throw new BenchArgs.Usage("--configs jep520 needs a JDK 25 or later child (--java); this one is JDK " + feature);
             }
             configs.remove("jep520");
         }
@@ -207,7 +179,7 @@ public final class AppsBench {
         Path classes = root.resolve("bench/target/classes");
         Path src = appsDir.resolve("inputs/commons-lang3-src");
         if (!Files.isDirectory(src) || !Files.isDirectory(classes)) {
-            throw new UsageException("the apps are not resolved: run 'mvn -B -DskipTests package' first (" + appsDir + " is missing)");
+            throw new BenchArgs.Usage("the apps are not resolved: run 'mvn -B -DskipTests package' first (" + appsDir + " is missing)");
         }
         Path agent = BenchPaths.agentJar();
         Path jfc = root.resolve("jfc-profiles/minitrace.jfc");

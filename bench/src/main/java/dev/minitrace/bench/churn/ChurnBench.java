@@ -1,5 +1,6 @@
 package dev.minitrace.bench.churn;
 
+import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -35,64 +36,39 @@ public final class ChurnBench {
     private ChurnBench() {
     }
 
-    /** Entry point. */
+    /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
         Options o;
         try {
             o = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench/run churn: " + e.getMessage());
-            System.exit(2);
+        } catch (BenchArgs.Usage e) {
+            BenchArgs.fail("churn", e);
             return;
         }
         System.exit(run(o));
     }
 
-    static Options parse(String[] args) {
+    static Options parse(String[] args) throws BenchArgs.Usage {
         Path javaHome = Path.of(System.getProperty("java.home"));
         long seconds = 120;
         long sample = 15;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--java" -> {
-                    javaHome = Path.of(value(args, ++i, a));
-                    if (!Files.isExecutable(javaHome.resolve("bin/java"))) {
-                        throw new IllegalArgumentException("--java " + javaHome + ": no bin/java there (expected a JDK home)");
-                    }
-                }
-                case "--seconds" -> seconds = positive(value(args, ++i, a), a);
-                case "--sample" -> sample = positive(value(args, ++i, a), a);
+        BenchArgs cli = new BenchArgs(args, USAGE);
+        while (cli.hasNext()) {
+            switch (cli.option()) {
+                case "--java" -> javaHome = cli.javaHome();
+                case "--seconds" -> seconds = cli.number(1);
+                case "--sample" -> sample = cli.number(1);
                 case "-h", "--help" -> {
-                    System.out.println("usage: " + USAGE);
+                    cli.printUsage();
                     System.exit(0);
                 }
-                default -> throw new IllegalArgumentException("unknown argument '" + a + "'; usage: " + USAGE);
+                default -> throw cli.unknown();
             }
         }
         if (sample > seconds) {
-            throw new IllegalArgumentException("--sample " + sample + " is longer than --seconds " + seconds);
+            throw new BenchArgs.Usage("--sample " + sample + " is longer than --seconds " + seconds);
         }
         return new Options(javaHome, seconds, sample);
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value; usage: " + USAGE);
-        }
-        return args[i];
-    }
-
-    private static long positive(String s, String option) {
-        try {
-            long v = Long.parseLong(s);
-            if (v > 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(option + " " + s + ": expected a positive number of seconds");
     }
 
     static int run(Options o) throws Exception {

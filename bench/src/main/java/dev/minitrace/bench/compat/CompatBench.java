@@ -1,5 +1,6 @@
 package dev.minitrace.bench.compat;
 
+import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.apps.AppsBench;
 import java.io.IOException;
@@ -52,13 +53,6 @@ public final class CompatBench {
                         "org.apache.commons.collections4.map", "org.apache.commons.collections4.list", "org.apache.commons.collections4.set")));
     }
 
-    /** A wrong command line; the message is printed as one line. */
-    static final class UsageException extends Exception {
-        UsageException(String message) {
-            super(message);
-        }
-    }
-
     record Options(Path javaHome, List<String> suites, Path keep) {
     }
 
@@ -69,50 +63,37 @@ public final class CompatBench {
     public static void main(String[] args) throws Exception {
         try {
             System.exit(run(parse(args)));
-        } catch (UsageException e) {
-            System.err.println("bench/run compat: " + e.getMessage());
-            System.exit(2);
+        } catch (BenchArgs.Usage e) {
+            BenchArgs.fail("compat", e);
         }
     }
 
-    static Options parse(String[] args) throws UsageException {
+    static Options parse(String[] args) throws BenchArgs.Usage {
         Path javaHome = Path.of(System.getProperty("java.home"));
         List<String> suites = new ArrayList<>(SUITES.keySet());
         Path keep = null;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--java" -> {
-                    javaHome = Path.of(value(args, ++i, a));
-                    if (!Files.isExecutable(javaHome.resolve("bin/java"))) {
-                        throw new UsageException("--java " + javaHome + ": no bin/java there (expected a JDK home)");
-                    }
-                }
+        BenchArgs cli = new BenchArgs(args, USAGE);
+        while (cli.hasNext()) {
+            switch (cli.option()) {
+                case "--java" -> javaHome = cli.javaHome();
                 case "--suites" -> {
                     suites = new ArrayList<>();
-                    for (String s : value(args, ++i, a).split(",")) {
+                    for (String s : cli.value().split(",")) {
                         if (!SUITES.containsKey(s)) {
-                            throw new UsageException("--suites: unknown suite '" + s + "' (expected " + String.join(", ", SUITES.keySet()) + ")");
+                            throw new BenchArgs.Usage("--suites: unknown suite '" + s + "' (expected " + String.join(", ", SUITES.keySet()) + ")");
                         }
                         suites.add(s);
                     }
                 }
-                case "--keep" -> keep = Path.of(value(args, ++i, a));
+                case "--keep" -> keep = Path.of(cli.value());
                 case "-h", "--help" -> {
-                    System.out.println("usage: " + USAGE);
+                    cli.printUsage();
                     System.exit(0);
                 }
-                default -> throw new UsageException("unknown argument '" + a + "'; usage: " + USAGE);
+                default -> throw cli.unknown();
             }
         }
         return new Options(javaHome, suites, keep);
-    }
-
-    private static String value(String[] args, int i, String option) throws UsageException {
-        if (i >= args.length) {
-            throw new UsageException(option + " needs a value; usage: " + USAGE);
-        }
-        return args[i];
     }
 
     /** One launcher run: the summary counts, the failed tests' names, the measurements. */
@@ -124,7 +105,7 @@ public final class CompatBench {
         Path compatDir = root.resolve("bench/target/compat");
         Path launcher = firstJar(compatDir.resolve("launcher"), "junit-platform-console-standalone-*.jar");
         if (launcher == null) {
-            throw new UsageException("the suites are not resolved: run 'mvn -B -DskipTests package' first (" + compatDir + " is missing)");
+            throw new BenchArgs.Usage("the suites are not resolved: run 'mvn -B -DskipTests package' first (" + compatDir + " is missing)");
         }
         Path agent = BenchPaths.agentJar();
         Path jfc = root.resolve("jfc-profiles/minitrace.jfc");
@@ -142,7 +123,7 @@ public final class CompatBench {
             Path lib = compatDir.resolve(name + "/lib");
             Path testsJar = firstJar(lib, "*-tests.jar");
             if (testsJar == null) {
-                throw new UsageException("no tests jar in " + lib + ": run 'mvn -B -DskipTests package' first");
+                throw new BenchArgs.Usage("no tests jar in " + lib + ": run 'mvn -B -DskipTests package' first");
             }
             System.out.println("  " + name + ": " + suite.description() + "; traced packages " + suite.includeFilter());
             Path recording = work.resolve(name + ".jfr");

@@ -28,6 +28,8 @@ import java.util.Map;
  * [--against DIR] [--regenerate]}.
  */
 public final class ConvertBench {
+    static final String USAGE = "bench/run convert [--java JDK_HOME] [--events N] [--rounds N] [--only standard|big] [--regenerate] [--against DIR]";
+
     private ConvertBench() {
     }
 
@@ -43,7 +45,7 @@ public final class ConvertBench {
     /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
         try {
-            run(new BenchArgs(args));
+            run(new BenchArgs(args, USAGE));
         } catch (BenchArgs.Usage e) {
             BenchArgs.fail("convert", e);
         }
@@ -58,7 +60,7 @@ public final class ConvertBench {
         boolean regenerate = false;
         while (cli.hasNext()) {
             switch (cli.option()) {
-                case "--java" -> javaHome = Path.of(cli.value());
+                case "--java" -> javaHome = cli.javaHome();
                 case "--events" -> events = cli.number(1);
                 case "--rounds" -> rounds = cli.intNumber(0);
                 case "--only" -> {
@@ -69,7 +71,11 @@ public final class ConvertBench {
                 }
                 case "--against" -> against = Path.of(cli.value()).toAbsolutePath();
                 case "--regenerate" -> regenerate = true;
-                default -> throw cli.unknown("--java, --events, --rounds, --only, --against, --regenerate");
+                case "-h", "--help" -> {
+                    cli.printUsage();
+                    System.exit(0);
+                }
+                default -> throw cli.unknown();
             }
         }
         if (against != null && !Files.isExecutable(against.resolve("bin/mt"))) {

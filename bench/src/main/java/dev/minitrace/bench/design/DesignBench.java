@@ -21,13 +21,15 @@ import java.util.Map;
  * JDK 25 or later.
  */
 public final class DesignBench {
+    static final String USAGE = "bench/run designs [--java JDK_HOME] [--rounds N] [--trees N]";
+
     private DesignBench() {
     }
 
     /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
         try {
-            run(new BenchArgs(args));
+            run(new BenchArgs(args, USAGE));
         } catch (BenchArgs.Usage e) {
             BenchArgs.fail("designs", e);
         }
@@ -39,10 +41,14 @@ public final class DesignBench {
         long trees = 1_000_000;
         while (cli.hasNext()) {
             switch (cli.option()) {
-                case "--java" -> javaHome = Path.of(cli.value());
+                case "--java" -> javaHome = cli.javaHome();
                 case "--rounds" -> rounds = cli.intNumber(1);
                 case "--trees" -> trees = cli.number(1);
-                default -> throw cli.unknown("--java, --rounds, --trees");
+                case "-h", "--help" -> {
+                    cli.printUsage();
+                    System.exit(0);
+                }
+                default -> throw cli.unknown();
             }
         }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());

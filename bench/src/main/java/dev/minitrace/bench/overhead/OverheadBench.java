@@ -31,13 +31,15 @@ import java.util.Map;
 public final class OverheadBench {
     private static final String WORKLOAD = CallTreeWorkload.class.getName();
 
+    static final String USAGE = "bench/run overhead [--java JDK_HOME] [--rounds N] [--trees N] [--warmup N] [--configs a,c,...] [--against DIR]";
+
     private OverheadBench() {
     }
 
     /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
         try {
-            run(new BenchArgs(args));
+            run(new BenchArgs(args, USAGE));
         } catch (BenchArgs.Usage e) {
             BenchArgs.fail("overhead", e);
         }
@@ -54,12 +56,16 @@ public final class OverheadBench {
         while (cli.hasNext()) {
             switch (cli.option()) {
                 case "--configs" -> only = new java.util.HashSet<>(List.of(cli.value().split(",")));
-                case "--java" -> javaHome = Path.of(cli.value());
+                case "--java" -> javaHome = cli.javaHome();
                 case "--rounds" -> rounds = cli.intNumber(1);
                 case "--trees" -> trees = cli.number(1);
                 case "--warmup" -> warmup = cli.number(0);
                 case "--against" -> against = Path.of(cli.value()).toAbsolutePath();
-                default -> throw cli.unknown("--java, --rounds, --trees, --warmup, --configs, --against");
+                case "-h", "--help" -> {
+                    cli.printUsage();
+                    System.exit(0);
+                }
+                default -> throw cli.unknown();
             }
         }
         ChildJvm jvm = new ChildJvm(javaHome, BenchPaths.benchJar());

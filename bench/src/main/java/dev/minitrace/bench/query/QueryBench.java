@@ -27,13 +27,15 @@ import java.util.stream.Stream;
  * {@code bench/target/query-bench/}).
  */
 public final class QueryBench {
+    static final String USAGE = "bench/run query [--java JDK_HOME] [--rounds N] [--recording FILE] [--keep]";
+
     private QueryBench() {
     }
 
     /** Entry point: a bad option or a missing recording is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
         try {
-            run(new BenchArgs(args));
+            run(new BenchArgs(args, USAGE));
         } catch (BenchArgs.Usage e) {
             BenchArgs.fail("query", e);
         }
@@ -46,11 +48,15 @@ public final class QueryBench {
         Path recording = null;
         while (cli.hasNext()) {
             switch (cli.option()) {
-                case "--java" -> javaHome = Path.of(cli.value());
+                case "--java" -> javaHome = cli.javaHome();
                 case "--rounds" -> rounds = cli.intNumber(1);
                 case "--keep" -> keep = true;
                 case "--recording" -> recording = Path.of(cli.value()).toAbsolutePath();
-                default -> throw cli.unknown("--java, --rounds, --recording, --keep");
+                case "-h", "--help" -> {
+                    cli.printUsage();
+                    System.exit(0);
+                }
+                default -> throw cli.unknown();
             }
         }
         Path root = BenchPaths.projectRoot();

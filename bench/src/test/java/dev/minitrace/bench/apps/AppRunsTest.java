@@ -66,7 +66,7 @@ class AppRunsTest {
                 new String[] {"--apps", "ecj,nope"}, new String[] {"--configs", "plain,fast"}, new String[] {"--frobnicate"},
                 new String[] {"--java", "/no/such/jdk"}, new String[] {"--keep", "--rounds", "1"},
                 new String[] {"--against", "/no/such/checkout"})) {
-            assertThrows(AppsBench.UsageException.class, () -> AppsBench.parse(args), String.join(" ", args));
+            assertThrows(dev.minitrace.bench.BenchArgs.Usage.class, () -> AppsBench.parse(args), String.join(" ", args));
         }
         AppsBench.Options o = AppsBench.parse(new String[] {"--rounds", "2", "--apps", "h2,ecj,h2", "--configs", "plain,full"});
         assertEquals(2, o.rounds());
