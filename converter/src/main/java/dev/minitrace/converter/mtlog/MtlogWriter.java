@@ -1,5 +1,6 @@
 package dev.minitrace.converter.mtlog;
 
+import dev.minitrace.converter.util.AppendFile;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -11,7 +12,6 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -40,7 +40,7 @@ public final class MtlogWriter implements Closeable {
 
     private final Path target;
     private final Path temp;
-    private final FileChannel channel;
+    private final AppendFile file;
     private final int recordsPerBlock;
     private final Map<Integer, ByteBuffer> buffers = new HashMap<>();
     private final ByteBuffer blockHeader = ByteBuffer.allocate(MtlogFormat.BLOCK_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
@@ -74,7 +74,7 @@ public final class MtlogWriter implements Closeable {
             Files.deleteIfExists(temp);
             throw new IOException("cannot write " + target + ": the JVM is shutting down", e);
         }
-        this.channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        this.file = new AppendFile(temp);
         ByteBuffer h = ByteBuffer.allocate(MtlogFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
         h.put(MtlogFormat.MAGIC).putShort((short) MtlogFormat.MAJOR).putShort((short) MtlogFormat.MINOR)
                 .putInt(flags).putLong(startNanos).putLong(0L).flip();
@@ -223,10 +223,11 @@ public final class MtlogWriter implements Closeable {
         writeBlockHeader(MtlogFormat.BLOCK_INFO, 0, text.length);
         writeFully(ByteBuffer.wrap(text));
         writeBlockHeader(MtlogFormat.BLOCK_END, 0, 0);
+        FileChannel channel = file.complete();
         ByteBuffer count = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, recordCount);
         channel.write(count, MtlogFormat.RECORD_COUNT_OFFSET);
         channel.force(false);
-        channel.close();
+        file.close();
         try {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
@@ -242,9 +243,7 @@ public final class MtlogWriter implements Closeable {
     }
 
     private void writeFully(ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            channel.write(b);
-        }
+        file.append(b);
     }
 
     /** Releases the file; if {@link #finish} did not complete, the temporary file is deleted and the target left untouched. */
@@ -252,7 +251,7 @@ public final class MtlogWriter implements Closeable {
     public void close() throws IOException {
         if (!finished) {
             try {
-                channel.close();
+                file.close();
             } finally {
                 Files.deleteIfExists(temp);
             }
