@@ -3,24 +3,31 @@ package dev.minitrace.converter.util;
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * A large output file written front to back: appended bytes collect in a staging buffer that goes
- * to the file in whole blocks, with direct I/O ({@code O_DIRECT}) where the file system takes it.
+ * to the file as one block when full, with direct I/O ({@code O_DIRECT}) where the file system
+ * takes it, on a thread of its own while the next block fills.
  *
  * <p>Why: a converter writes gigabytes it will not read back, and through the page cache each
  * gigabyte cost about 1.5 s of kernel CPU on the 2-core benchmark machine (copying into the cache,
  * then the writer stalled by the kernel's dirty-page throttling at about 400 MB/s), where direct
  * writes of the same blocks cost under 0.1 s and ran at the disk's 1.3 GB/s (docs/performance.md,
- * "The log written past the page cache"). A direct write returns once the disk has the block; a
- * second buffer written on a thread of its own while the next one fills measured no faster, so
- * there is one. Where direct I/O is refused (tmpfs, some network or FUSE file systems), on opening
- * or on the first write, the same blocks go through the page cache.
+ * "The log written past the page cache"). A direct write returns only once the disk has the
+ * block, hence the second buffer: where the converter's writer thread is what the others wait for
+ * (the global layout of a recording with 200 threads), writing one block while the next one fills
+ * took 22.6 instead of 26.1 s. Where direct I/O is refused (tmpfs, some network or FUSE file
+ * systems), on opening or on the first write, the same blocks go through the page cache.
  *
  * <p>The tail that does not fill a block, and any later patch, are written through an ordinary
  * channel on the same file once appending is over ({@link #complete()}); Linux keeps the two
@@ -28,34 +35,51 @@ import java.nio.file.StandardOpenOption;
  */
 public final class AppendFile implements Closeable {
     /** Bytes staged before a write; a multiple of every block size direct I/O asks for here. */
-    static final int STAGE_BYTES = 8 << 20;
+    static final int STAGE_BYTES = 4 << 20;
 
     private final FileChannel channel;
+    /** Direct channel; null once refused. Read and cleared by the writing thread only, seen by the appender after each wait. */
     private FileChannel direct;
-    private final ByteBuffer stage;
-    private long written;
+    private ByteBuffer stage;
+    /** The block being written, or free once {@link #pending} is done. */
+    private ByteBuffer spare;
+    private final ExecutorService writer;
+    private Future<?> pending;
+    /** Bytes handed to the writing thread. */
+    private long submitted;
     private boolean completed;
 
     /** Opens the existing {@code file}, emptied, for appending. */
     public AppendFile(Path file) throws IOException {
         this.channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         FileChannel d = null;
-        int block = 0;
+        int block = 1;
         try {
-            block = Math.toIntExact(Files.getFileStore(file).getBlockSize());
-            if (block > 0 && STAGE_BYTES % block == 0) {
+            int b = Math.toIntExact(Files.getFileStore(file).getBlockSize());
+            if (b > 0 && STAGE_BYTES % b == 0) {
                 d = FileChannel.open(file, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+                block = b;
             }
         } catch (IOException | UnsupportedOperationException | ArithmeticException e) {
             d = null; // no direct I/O here: the page cache it is
         }
         this.direct = d;
-        this.stage = d != null ? ByteBuffer.allocateDirect(STAGE_BYTES + block).alignedSlice(block).limit(STAGE_BYTES)
-                : ByteBuffer.allocateDirect(STAGE_BYTES);
+        this.stage = aligned(block);
+        this.spare = aligned(block);
+        this.writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "append-file-writer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private static ByteBuffer aligned(int block) {
+        return ByteBuffer.allocateDirect(STAGE_BYTES + block).alignedSlice(block).limit(STAGE_BYTES);
     }
 
     /** True while blocks go to the file by direct I/O. */
-    public boolean direct() {
+    public boolean direct() throws IOException {
+        awaitPending();
         return direct != null;
     }
 
@@ -63,7 +87,7 @@ public final class AppendFile implements Closeable {
     public void append(ByteBuffer b) throws IOException {
         while (b.hasRemaining()) {
             if (!stage.hasRemaining()) {
-                writeStage();
+                submitStage();
             }
             int n = Math.min(b.remaining(), stage.remaining());
             stage.put(stage.position(), b, b.position(), n);
@@ -74,7 +98,7 @@ public final class AppendFile implements Closeable {
 
     /** Bytes appended so far. */
     public long size() {
-        return written + stage.position();
+        return submitted + stage.position();
     }
 
     /**
@@ -83,35 +107,76 @@ public final class AppendFile implements Closeable {
      */
     public FileChannel complete() throws IOException {
         if (!completed) {
+            awaitPending();
             stage.flip();
             while (stage.hasRemaining()) {
-                written += channel.write(stage, written);
+                submitted += channel.write(stage, submitted);
             }
             stage.clear();
             closeDirect();
+            writer.shutdown();
             completed = true;
         }
         return channel;
     }
 
-    private void writeStage() throws IOException {
-        stage.flip();
+    /** Hands the full stage to the writing thread, once it is done with the block before. */
+    private void submitStage() throws IOException {
+        awaitPending();
+        ByteBuffer full = stage;
+        full.flip();
+        long at = submitted;
+        submitted += full.remaining();
+        stage = spare.clear();
+        spare = full;
+        pending = writer.submit(() -> {
+            write(full, at);
+            return null;
+        });
+    }
+
+    private void awaitPending() throws IOException {
+        if (pending == null) {
+            return;
+        }
+        try {
+            pending.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while writing");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(c);
+        } finally {
+            pending = null;
+        }
+    }
+
+    /** On the writing thread: {@code block} at {@code at}. */
+    private void write(ByteBuffer block, long at) throws IOException {
+        long p = at;
         if (direct != null) {
             try {
-                while (stage.hasRemaining()) {
-                    written += direct.write(stage, written);
+                while (block.hasRemaining()) {
+                    p += direct.write(block, p);
                 }
+                return;
             } catch (IOException e) {
-                if (stage.position() > 0) {
+                if (block.position() > 0) {
                     throw e; // part of the block went out: not a refusal of direct I/O
                 }
                 closeDirect(); // refused on its first write (EINVAL): the page cache from here on
             }
         }
-        while (stage.hasRemaining()) {
-            written += channel.write(stage, written);
+        while (block.hasRemaining()) {
+            p += channel.write(block, p);
         }
-        stage.clear();
     }
 
     private void closeDirect() throws IOException {
@@ -124,7 +189,15 @@ public final class AppendFile implements Closeable {
 
     @Override
     public void close() throws IOException {
+        writer.shutdown(); // not shutdownNow: an interrupt would close the channel under a write
         try {
+            if (pending != null) {
+                try {
+                    awaitPending();
+                } catch (IOException | RuntimeException e) {
+                    // closing after a failure: the failure was or will be reported by the appender
+                }
+            }
             closeDirect();
         } finally {
             channel.close();
