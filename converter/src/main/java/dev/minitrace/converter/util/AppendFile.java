@@ -74,7 +74,7 @@ public final class AppendFile implements Closeable {
     }
 
     private static ByteBuffer aligned(int block) {
-        return ByteBuffer.allocateDirect(STAGE_BYTES + block).alignedSlice(block).limit(STAGE_BYTES);
+        return ByteBuffer.allocateDirect(STAGE_BYTES + block).alignedSlice(block).slice(0, STAGE_BYTES);
     }
 
     /** True while blocks go to the file by direct I/O. */
