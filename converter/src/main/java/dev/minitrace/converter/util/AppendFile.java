@@ -38,7 +38,10 @@ public final class AppendFile implements Closeable {
     static final int STAGE_BYTES = 4 << 20;
 
     private final FileChannel channel;
-    /** Direct channel; null once refused. Read and cleared by the writing thread only, seen by the appender after each wait. */
+    /**
+     * Direct channel; null where refused, and once appending is over. The writing thread clears it
+     * when a write is refused; the appender reads or clears it only after waiting for that thread.
+     */
     private FileChannel direct;
     private ByteBuffer stage;
     /** The block being written, or free once {@link #pending} is done. */
@@ -171,7 +174,9 @@ public final class AppendFile implements Closeable {
                 if (block.position() > 0) {
                     throw e; // part of the block went out: not a refusal of direct I/O
                 }
-                closeDirect(); // refused on its first write (EINVAL): the page cache from here on
+                // refused before a byte went out (EINVAL on a file system that opens but will not
+                // write directly): the page cache from here on; a real failure fails again below
+                closeDirect();
             }
         }
         while (block.hasRemaining()) {
@@ -191,12 +196,10 @@ public final class AppendFile implements Closeable {
     public void close() throws IOException {
         writer.shutdown(); // not shutdownNow: an interrupt would close the channel under a write
         try {
-            if (pending != null) {
-                try {
-                    awaitPending();
-                } catch (IOException | RuntimeException e) {
-                    // closing after a failure: the failure was or will be reported by the appender
-                }
+            try {
+                awaitPending();
+            } catch (IOException | RuntimeException e) {
+                // closing after a failure: the failure was or will be reported by the appender
             }
             closeDirect();
         } finally {
