@@ -127,11 +127,13 @@ public final class Converter {
     }
 
     /**
-     * Heap kept for everything but the waiting records' columns: the engine's 1 MB read window and
-     * constant pools, the id tables, the writer's buffers (16 MB for an {@code .mtlog}; a writer
-     * that needs more says so, {@link TraceWriter#heapBytes}), merge blocks and spill cursors.
+     * Heap kept for everything but the waiting records' columns: the engine's 1 MB read window,
+     * its two windows on pooled text (up to 1 MB each) and constant pools, the hand-over's batches
+     * (about 5.4 MB, {@link HandOffSink}), the id tables, the writer's buffers (16 MB for an
+     * {@code .mtlog}; a writer that needs more says so, {@link TraceWriter#heapBytes}), merge
+     * blocks and spill cursors.
      */
-    static final long FIXED_HEAP_BYTES = 96L << 20;
+    static final long FIXED_HEAP_BYTES = 104L << 20;
 
     /**
      * Packed buffer events that wait in memory for an earlier one of their thread before the rest

@@ -51,7 +51,6 @@ public final class ChunkConstants {
     int[] stringBytes = new int[0];
     /** Reads pooled text from the chunk. */
     ChunkInput input;
-    private byte[] scratch = new byte[1024];
     final Table gcNames = new Table();
     String[] gcName = new String[0];
     final Table gcCauses = new Table();
@@ -247,43 +246,90 @@ public final class ChunkConstants {
         stringBytes[row] = bytes;
     }
 
+    /**
+     * The number of chars of pooled string {@code stringRef} when its text is placed in the chunk
+     * (read when asked), else -1. With {@link #placedChars} a caller gets the chars without a
+     * String: a MethodBuffer's records are pooled text (JDK 17 pools every string of 16 to 128
+     * chars, JDK 25 up to 128 K), and a real recording has a million of them.
+     */
+    int placedLength(long stringRef) {
+        int r = strings.index.get(stringRef);
+        return r < 0 || stringEncoding[r] == 0 ? -1 : stringChars[r];
+    }
+
+    /**
+     * Decodes the placed text of {@code stringRef} into {@code dst} (at least
+     * {@link #placedLength} long), the chars {@link #string} would give; false, with {@code dst}
+     * undefined, for UTF-8 text that is not all ASCII (then {@link #string} decodes it).
+     */
+    boolean placedChars(long stringRef, char[] dst) {
+        int r = strings.index.get(stringRef);
+        int n = stringBytes[r];
+        int p = place(r);
+        byte[] bytes = input.placed();
+        switch (stringEncoding[r]) {
+            case ChunkInput.STRING_UTF8 -> {
+                for (int i = 0; i < n; i++) {
+                    byte b = bytes[p + i];
+                    if (b < 0) {
+                        return false;
+                    }
+                    dst[i] = (char) b;
+                }
+            }
+            case ChunkInput.STRING_LATIN1 -> {
+                for (int i = 0; i < n; i++) {
+                    dst[i] = (char) (bytes[p + i] & 0xFF);
+                }
+            }
+            default -> charArray(bytes, p, dst, stringChars[r]);
+        }
+        return true;
+    }
+
     /** The text of a placed entry, read from the chunk (not kept: a chunk's pool can exceed the heap). */
     private String readPlaced(int r) {
         int n = stringBytes[r];
-        if (scratch.length < n) {
-            scratch = new byte[Math.max(n, scratch.length * 2)];
+        int p = place(r);
+        byte[] bytes = input.placed();
+        switch (stringEncoding[r]) {
+            case ChunkInput.STRING_UTF8:
+                return new String(bytes, p, n, java.nio.charset.StandardCharsets.UTF_8);
+            case ChunkInput.STRING_LATIN1:
+                return new String(bytes, p, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+            default: {
+                char[] c = new char[stringChars[r]];
+                charArray(bytes, p, c, c.length);
+                return new String(c);
+            }
         }
+    }
+
+    /** Makes entry {@code r}'s bytes readable in {@link ChunkInput#placed()}; where they start there. */
+    private int place(int r) {
         try {
-            input.readAt(stringAt[r], scratch, n);
+            return input.placed(stringAt[r], stringBytes[r]);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        switch (stringEncoding[r]) {
-            case ChunkInput.STRING_UTF8:
-                return new String(scratch, 0, n, java.nio.charset.StandardCharsets.UTF_8);
-            case ChunkInput.STRING_LATIN1:
-                return new String(scratch, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
-            default: {
-                // char array: one varint per char (or two bytes when integers are not compressed)
-                char[] c = new char[stringChars[r]];
-                int p = 0;
-                for (int i = 0; i < c.length; i++) {
-                    if (input.compressed) {
-                        int v = 0;
-                        for (int shift = 0; ; shift += 7) {
-                            byte b = scratch[p++];
-                            v |= (b & 0x7F) << shift;
-                            if (b >= 0 || shift >= 14) {
-                                break;
-                            }
-                        }
-                        c[i] = (char) v;
-                    } else {
-                        c[i] = (char) ((scratch[p] & 0xFF) << 8 | scratch[p + 1] & 0xFF);
-                        p += 2;
+    }
+
+    /** A char array's {@code n} chars from {@code bytes[p]} on: one varint per char, or two bytes when integers are not compressed. */
+    private void charArray(byte[] bytes, int p, char[] dst, int n) {
+        for (int i = 0; i < n; i++) {
+            if (input.compressed) {
+                int v = 0;
+                for (int shift = 0; ; shift += 7) {
+                    byte b = bytes[p++];
+                    v |= (b & 0x7F) << shift;
+                    if (b >= 0 || shift >= 14) {
+                        break;
                     }
                 }
-                return new String(c);
+                dst[i] = (char) v;
+            } else {
+                dst[i] = (char) ((bytes[p] & 0xFF) << 8 | bytes[p + 1] & 0xFF);
+                p += 2;
             }
         }
     }

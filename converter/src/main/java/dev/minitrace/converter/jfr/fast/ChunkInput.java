@@ -44,8 +44,11 @@ final class ChunkInput {
     int windowSize = WINDOW;
     private byte[] window = new byte[0];
     private byte[] island = new byte[1 << 16];
+    /** Pooled strings' bytes, loaded when asked; created with the window size the tests may have set. */
+    private PlacedText placed;
     private ChunkSource source;
     private ChunkHeader header;
+    private final Loader loader = (chunkOffset, b, n) -> source.load(header, chunkOffset, b, n);
 
     void reset(ChunkSource chunkSource, ChunkHeader h) {
         this.source = chunkSource;
@@ -58,6 +61,14 @@ final class ChunkInput {
         this.base = 0;
         this.pos = 0;
         this.limit = 0;
+        if (placed != null) {
+            placed.clear();
+        }
+    }
+
+    /** Loads bytes of the current chunk. */
+    interface Loader {
+        void load(long chunkOffset, byte[] b, int length) throws IOException;
     }
 
     /**
@@ -136,9 +147,20 @@ final class ChunkInput {
         return true;
     }
 
-    /** Reads {@code n} bytes at chunk offset {@code chunkOffset} into {@code dst} (a pooled string's text). */
-    void readAt(long chunkOffset, byte[] dst, int n) throws IOException {
-        source.load(header, chunkOffset, dst, n);
+    /**
+     * Makes {@code [chunkOffset, chunkOffset + n)} of the chunk readable in {@link #placed()} and
+     * returns where it starts there: a pooled string's text, read when an event refers to it.
+     */
+    int placed(long chunkOffset, int n) throws IOException {
+        if (placed == null) {
+            placed = new PlacedText(windowSize);
+        }
+        return placed.at(loader, chunkOffset, n, chunkSize);
+    }
+
+    /** The bytes of the last {@link #placed(long, int)}. */
+    byte[] placed() {
+        return placed.bytes();
     }
 
     /** Lets go of an island grown for a large constant-pool event once the pools are read (they are copied out). */
