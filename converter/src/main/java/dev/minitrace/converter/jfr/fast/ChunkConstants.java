@@ -246,47 +246,6 @@ public final class ChunkConstants {
         stringBytes[row] = bytes;
     }
 
-    /**
-     * The number of chars of pooled string {@code stringRef} when its text is placed in the chunk
-     * (read when asked), else -1. With {@link #placedChars} a caller gets the chars without a
-     * String: a MethodBuffer's records are pooled text (JDK 17 pools every string of 16 to 128
-     * chars, JDK 25 up to 128 K), and a real recording has a million of them.
-     */
-    int placedLength(long stringRef) {
-        int r = strings.index.get(stringRef);
-        return r < 0 || stringEncoding[r] == 0 ? -1 : stringChars[r];
-    }
-
-    /**
-     * Decodes the placed text of {@code stringRef} into {@code dst} (at least
-     * {@link #placedLength} long), the chars {@link #string} would give; false, with {@code dst}
-     * undefined, for UTF-8 text that is not all ASCII (then {@link #string} decodes it).
-     */
-    boolean placedChars(long stringRef, char[] dst) {
-        int r = strings.index.get(stringRef);
-        int n = stringBytes[r];
-        int p = place(r);
-        byte[] bytes = input.placed();
-        switch (stringEncoding[r]) {
-            case ChunkInput.STRING_UTF8 -> {
-                for (int i = 0; i < n; i++) {
-                    byte b = bytes[p + i];
-                    if (b < 0) {
-                        return false;
-                    }
-                    dst[i] = (char) b;
-                }
-            }
-            case ChunkInput.STRING_LATIN1 -> {
-                for (int i = 0; i < n; i++) {
-                    dst[i] = (char) (bytes[p + i] & 0xFF);
-                }
-            }
-            default -> charArray(bytes, p, dst, stringChars[r]);
-        }
-        return true;
-    }
-
     /** The text of a placed entry, read from the chunk (not kept: a chunk's pool can exceed the heap). */
     private String readPlaced(int r) {
         int n = stringBytes[r];

@@ -605,15 +605,7 @@ final class ChunkParser {
                 }
                 in.pos = p + n;
             }
-            case ChunkInput.STRING_CONSTANT_POOL -> {
-                long ref = in.readLong();
-                int n = constants.placedLength(ref);
-                if (n >= 0 && constants.placedChars(ref, charBuffer(k, n))) {
-                    charCount[k] = n;
-                } else {
-                    copyChars(k, constants.string(ref));
-                }
-            }
+            case ChunkInput.STRING_CONSTANT_POOL -> copyChars(k, constants.string(in.readLong()));
             default -> throw in.error(at, "Unknown string encoding " + encoding, null);
         }
     }
