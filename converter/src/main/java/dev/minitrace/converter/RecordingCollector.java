@@ -97,18 +97,51 @@ final class RecordingCollector implements RecordingSink {
         }
     }
 
+    /**
+     * A buffer's records, as {@link RecordingSink#records} delivers them one by one, with their
+     * thread looked up once: on the ordering thread, which a chunk's burst of records waits for.
+     */
+    @Override
+    public void records(long threadKey, long baseTimeNanos, double nanosPerTick, int[] types, int[] ids, int[] hashes,
+            int[] bcis, long[] sequences, long[] ticks, int from, int to) {
+        ThreadState ts = selected(threadKey, to - from);
+        if (ts == null) {
+            return;
+        }
+        for (int i = from; i < to; i++) {
+            int type = types[i];
+            long value;
+            if (!MtlogFormat.objectValued(type)) {
+                value = switch (type) {
+                    case MtlogFormat.FIELD_STORE -> table.useField(ids[i]);
+                    case MtlogFormat.ARRAY_STORE, MtlogFormat.ARRAY_LENGTH -> ids[i] & 0xFFFFFFFFL;
+                    default -> table.useMethod(ids[i]);
+                };
+            } else {
+                value = ids[i] == -1 && type > MtlogFormat.OBJECT_ALLOC ? 0
+                        : table.objectId(RecordingSink.agentClassKey(ids[i]), hashes[i]);
+            }
+            pipeline.add(ts, type, sequences[i], baseTimeNanos + (long) (ticks[i] * nanosPerTick), value, bcis[i]);
+        }
+    }
+
     /** The state of a trace event's thread, or null (counted) when it has none or is not selected. */
     private ThreadState selected(long threadKey) {
+        return selected(threadKey, 1);
+    }
+
+    /** As {@link #selected(long)} for {@code events} events of the thread. */
+    private ThreadState selected(long threadKey, int events) {
         if (threadKey == -1) {
-            withoutThread++;
+            withoutThread += events;
             return null;
         }
         ThreadState ts = table.state(threadKey);
         if (!ts.selected) {
-            report.unselectedEvents++;
+            report.unselectedEvents += events;
             return null;
         }
-        report.minitraceEvents++;
+        report.minitraceEvents += events;
         return ts;
     }
 
