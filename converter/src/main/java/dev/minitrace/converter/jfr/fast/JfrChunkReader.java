@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import dev.minitrace.converter.util.Tasks;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -93,7 +94,7 @@ public final class JfrChunkReader implements Closeable {
     public void readChunk(int index, long offset, int nextIndex, long nextOffset, JfrEventSink sink) throws IOException {
         Worker done = null;
         if (ahead != null && aheadOffset == offset) {
-            done = ParseTasks.await(ahead, "parsing a chunk");
+            done = Tasks.await(ahead, "parsing a chunk");
             ahead = null;
         }
         if (nextOffset >= 0 && ahead == null) {

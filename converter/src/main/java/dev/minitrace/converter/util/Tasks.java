@@ -1,4 +1,4 @@
-package dev.minitrace.converter.jfr.fast;
+package dev.minitrace.converter.util;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,15 +6,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * The result of a chunk parsed on another thread, with its failure rethrown as the caller's own:
- * an I/O error as {@link IOException}, a format error or a bug as itself.
+ * The result of work done on another thread (a chunk parsed ahead, a block written), with its
+ * failure rethrown as the caller's own: an I/O error as {@link IOException}, a format error or a
+ * bug as itself.
  */
-final class ParseTasks {
-    private ParseTasks() {
+public final class Tasks {
+    private Tasks() {
     }
 
     /** Waits for {@code task}; {@code what} names it in the message of an interruption. */
-    static <T> T await(Future<T> task, String what) throws IOException {
+    public static <T> T await(Future<T> task, String what) throws IOException {
         try {
             return task.get();
         } catch (InterruptedException e) {
