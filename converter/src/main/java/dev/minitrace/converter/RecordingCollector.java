@@ -80,12 +80,7 @@ final class RecordingCollector implements RecordingSink {
     public void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci) {
         ThreadState ts = selected(threadKey);
         if (ts != null) {
-            long value = switch (type) {
-                case MtlogFormat.FIELD_STORE -> table.useField(methodId);
-                case MtlogFormat.ARRAY_STORE, MtlogFormat.ARRAY_LENGTH -> methodId & 0xFFFFFFFFL;
-                default -> table.useMethod(methodId);
-            };
-            pipeline.add(ts, type, sequence, timeNanos, value, bci);
+            pipeline.add(ts, type, sequence, timeNanos, methodValue(type, methodId), bci);
         }
     }
 
@@ -93,8 +88,22 @@ final class RecordingCollector implements RecordingSink {
     public void objectEvent(int type, long threadKey, long sequence, long timeNanos, long classKey, int identityHash, int bci) {
         ThreadState ts = selected(threadKey);
         if (ts != null) {
-            pipeline.add(ts, type, sequence, timeNanos, classKey == NULL_CLASS_KEY ? 0 : table.objectId(classKey, identityHash), bci);
+            pipeline.add(ts, type, sequence, timeNanos, objectValue(classKey, identityHash), bci);
         }
+    }
+
+    /** The value of a method-valued record: the method's or field's id in the log, or the index or length itself. */
+    private long methodValue(int type, int id) {
+        return switch (type) {
+            case MtlogFormat.FIELD_STORE -> table.useField(id);
+            case MtlogFormat.ARRAY_STORE, MtlogFormat.ARRAY_LENGTH -> id & 0xFFFFFFFFL;
+            default -> table.useMethod(id);
+        };
+    }
+
+    /** The value of an object-valued record: its object id, 0 for a null reference. */
+    private long objectValue(long classKey, int identityHash) {
+        return classKey == NULL_CLASS_KEY ? 0 : table.objectId(classKey, identityHash);
     }
 
     /**
@@ -110,17 +119,8 @@ final class RecordingCollector implements RecordingSink {
         }
         for (int i = from; i < to; i++) {
             int type = types[i];
-            long value;
-            if (!MtlogFormat.objectValued(type)) {
-                value = switch (type) {
-                    case MtlogFormat.FIELD_STORE -> table.useField(ids[i]);
-                    case MtlogFormat.ARRAY_STORE, MtlogFormat.ARRAY_LENGTH -> ids[i] & 0xFFFFFFFFL;
-                    default -> table.useMethod(ids[i]);
-                };
-            } else {
-                value = ids[i] == -1 && type > MtlogFormat.OBJECT_ALLOC ? 0
-                        : table.objectId(RecordingSink.agentClassKey(ids[i]), hashes[i]);
-            }
+            long value = MtlogFormat.objectValued(type) ? objectValue(RecordingSink.bufferClassKey(type, ids[i]), hashes[i])
+                    : methodValue(type, ids[i]);
             pipeline.add(ts, type, sequences[i], baseTimeNanos + (long) (ticks[i] * nanosPerTick), value, bcis[i]);
         }
     }

@@ -30,6 +30,11 @@ public interface RecordingSink {
     /** The class key of a null reference (heap records): its object id is 0. */
     long NULL_CLASS_KEY = -2;
 
+    /** The class key of a packed record's object of class id {@code classId}: -1 in a heap record is a null reference. */
+    static long bufferClassKey(int type, int classId) {
+        return classId == -1 && type > MtlogFormat.OBJECT_ALLOC ? NULL_CLASS_KEY : agentClassKey(classId);
+    }
+
     /** The class key of the agent's class id {@code classId} (unsigned 32-bit). */
     static long agentClassKey(int classId) {
         return AGENT_CLASS_KEY_BIT | (classId & 0xFFFFFFFFL);
@@ -98,8 +103,7 @@ public interface RecordingSink {
             if (!MtlogFormat.objectValued(type)) {
                 methodEvent(type, threadKey, sequences[i], t, ids[i], bcis[i]);
             } else {
-                objectEvent(type, threadKey, sequences[i], t, ids[i] == -1 && type > MtlogFormat.OBJECT_ALLOC ? NULL_CLASS_KEY
-                        : agentClassKey(ids[i]), hashes[i], bcis[i]);
+                objectEvent(type, threadKey, sequences[i], t, bufferClassKey(type, ids[i]), hashes[i], bcis[i]);
             }
         }
     }
