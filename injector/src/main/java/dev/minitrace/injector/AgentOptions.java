@@ -204,7 +204,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
 
     private static Set<EventKind> parseEvents(String value) {
         Set<EventKind> kinds = EnumSet.noneOf(EventKind.class);
-        for (String part : value.split("[+;]", -1)) {
+        for (String part : AgentOptionsSyntax.splitEvents(value)) {
             String e = part.trim();
             int kind = AgentOptionsSyntax.EVENT_KINDS.indexOf(e);
             if (kind < 0) {

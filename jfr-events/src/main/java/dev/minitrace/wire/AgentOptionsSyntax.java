@@ -87,14 +87,51 @@ public final class AgentOptionsSyntax {
         b.append(key).append('=').append(String.join(String.valueOf(joiner), values));
     }
 
+    // The splitters below are loops, not regular expressions: the agent runs them in premain,
+    // before the application's main, where compiling a pattern costs start-up time.
+
     /** {@code rule} with every {@code ,} and {@code ;} not yet behind a backslash put behind one. */
     public static String escapeRule(String rule) {
-        return rule.replaceAll("(?<!\\\\)([,;])", "\\\\$1");
+        StringBuilder b = new StringBuilder(rule.length() + 8);
+        for (int i = 0; i < rule.length(); i++) {
+            char c = rule.charAt(i);
+            if ((c == OPTION_SEPARATOR || c == LIST_SEPARATOR) && !escaped(rule, i)) {
+                b.append('\\');
+            }
+            b.append(c);
+        }
+        return b.toString();
     }
 
     /** The options of {@code text}, split at each {@value #OPTION_SEPARATOR} that no backslash escapes. */
     public static String[] splitOptions(String text) {
-        return text.split("(?<!\\\\)" + OPTION_SEPARATOR, -1);
+        List<String> options = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == OPTION_SEPARATOR && !escaped(text, i)) {
+                options.add(text.substring(from, i));
+                from = i + 1;
+            }
+        }
+        return options.toArray(new String[0]);
+    }
+
+    /** The event kinds of an {@code events=} value, split at each {@value #EVENT_SEPARATOR} or {@value #LIST_SEPARATOR}, untrimmed. */
+    public static List<String> splitEvents(String value) {
+        List<String> kinds = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= value.length(); i++) {
+            if (i == value.length() || value.charAt(i) == EVENT_SEPARATOR || value.charAt(i) == LIST_SEPARATOR) {
+                kinds.add(value.substring(from, i));
+                from = i + 1;
+            }
+        }
+        return kinds;
+    }
+
+    /** Whether the char at {@code i} follows a backslash. */
+    private static boolean escaped(String text, int i) {
+        return i > 0 && text.charAt(i - 1) == '\\';
     }
 
     /**
@@ -105,7 +142,7 @@ public final class AgentOptionsSyntax {
         List<String> rules = new ArrayList<>();
         int from = 0;
         for (int i = 0; i <= value.length(); i++) {
-            if (i == value.length() || value.charAt(i) == LIST_SEPARATOR && (i == 0 || value.charAt(i - 1) != '\\')) {
+            if (i == value.length() || value.charAt(i) == LIST_SEPARATOR && !escaped(value, i)) {
                 rules.add(value.substring(from, i).trim());
                 from = i + 1;
             }

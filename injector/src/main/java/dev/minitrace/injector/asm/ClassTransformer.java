@@ -67,7 +67,12 @@ public final class ClassTransformer {
     }
 
     /** Fresh ids, reserved in {@link MethodRegistry} one by one (for a class nobody rewrote before). */
-    public static final MethodIds FRESH_IDS = (className, name, descriptor) -> MethodRegistry.reserve(1);
+    public static final MethodIds FRESH_IDS = new MethodIds() { // not a lambda: premain creates it (see Enablement.COMMIT_ALL)
+        @Override
+        public int idFor(String className, String name, String descriptor) {
+            return MethodRegistry.reserve(1);
+        }
+    };
 
     /** {@link #transform(byte[], MethodIds)} with {@link #FRESH_IDS}. */
     public Result transform(byte[] classBytes) {

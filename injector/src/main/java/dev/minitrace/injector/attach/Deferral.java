@@ -33,11 +33,8 @@ public final class Deferral {
 
     private final Instrumenter instrumenter;
     private final boolean verbose;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "minitrace-deferral");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Started when the events first turn on: a JVM that never records starts no thread. */
+    private ExecutorService worker;
     private boolean on;
     private int generation;
 
@@ -55,7 +52,12 @@ public final class Deferral {
     public static void follow(Instrumenter instrumenter, boolean verbose) {
         Deferral d = new Deferral(instrumenter, verbose);
         instrumenter.transformer().setActive(false);
-        Enablement.onChange(d::tracing);
+        Enablement.onChange(new java.util.function.Consumer<Boolean>() { // not a lambda: see Enablement.COMMIT_ALL
+            @Override
+            public void accept(Boolean anyOn) {
+                d.tracing(anyOn);
+            }
+        });
     }
 
     private synchronized void tracing(boolean anyOn) {
@@ -69,6 +71,13 @@ public final class Deferral {
             instrumenter.install();
         }
         try {
+            if (worker == null) {
+                worker = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "minitrace-deferral");
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
             worker.execute(() -> retransform(gen, anyOn));
         } catch (Throwable t) {
             // The worker is gone (JVM exiting): the classes loaded from now on follow the flag anyway.

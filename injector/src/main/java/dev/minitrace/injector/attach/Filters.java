@@ -52,7 +52,12 @@ public final class Filters implements FlightRecorderListener {
             staticSelector = instrumenter.transformer().selector();
             applied = "";
         }
-        FilterSetting.listen(value -> changedLater());
+        FilterSetting.listen(new java.util.function.Consumer<String>() { // not a lambda: see Enablement.COMMIT_ALL
+            @Override
+            public void accept(String value) {
+                changedLater(value);
+            }
+        });
         FlightRecorder.addListener(LISTENER);
     }
 
@@ -105,9 +110,14 @@ public final class Filters implements FlightRecorderListener {
      * flush holds while it waits for the metadata lock (a start-up hang seen on JDK 25). So this
      * path never calls into JFR: the worker looks.
      */
-    private static void changedLater() {
+    private static void changedLater(String value) {
         if (target == null) {
             return;
+        }
+        synchronized (WORKER_LOCK) {
+            if (worker == null && value.isEmpty() && applied.isEmpty()) {
+                return; // no filter set and none applied (listen's first call): no thread started for nothing
+            }
         }
         try {
             worker().execute(Filters::apply);

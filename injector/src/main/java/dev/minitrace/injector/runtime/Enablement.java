@@ -38,12 +38,20 @@ public final class Enablement implements FlightRecorderListener {
     private static boolean definitionsHooked;
     private static boolean installed;
     private static final Object INSTALL_LOCK = new Object();
-    /** At every chunk boundary: every thread's buffered records, then every method and class definition. */
-    private static final Runnable COMMIT_ALL = () -> {
-        TraceBuffers.flushAll();
-        MethodRegistry.commitAll();
-        ClassIds.commitAll();
-        FieldRegistry.commitAll();
+    /**
+     * At every chunk boundary: every thread's buffered records, then every method and class
+     * definition. A class, not a lambda, as every callback premain creates: the first lambda of a
+     * JVM bootstraps the lambda machinery, milliseconds of start-up an agent without a recording
+     * should not cost.
+     */
+    private static final Runnable COMMIT_ALL = new Runnable() {
+        @Override
+        public void run() {
+            TraceBuffers.flushAll();
+            MethodRegistry.commitAll();
+            ClassIds.commitAll();
+            FieldRegistry.commitAll();
+        }
     };
     /** Told after every update whether any MiniTrace event is on (see {@link #onChange}); null: nobody listens. */
     private static volatile java.util.function.Consumer<Boolean> changeListener;

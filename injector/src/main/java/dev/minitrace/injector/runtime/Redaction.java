@@ -2,6 +2,7 @@ package dev.minitrace.injector.runtime;
 
 import dev.minitrace.injector.filter.Filter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -38,13 +39,19 @@ public final class Redaction {
             "name:*password*", "name:*passwd*", "name:*secret*", "name:*token*", "name:*key*", "name:*credential*",
             "type:char[]", "type:javax.crypto.*", "type:java.security.Key");
 
-    private static final Redaction NONE = new Redaction(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+    private static final Redaction NONE = new Redaction(List.of(), List.of(), new int[0], List.of(), List.of(), List.of());
 
     private final List<String> rules;
     private final Filter[] positionFilters;
     private final int[] positions;
-    private final Pattern[] names;
-    private final Pattern[] types;
+    /**
+     * The {@code name:} and {@code type:} rules as regular expressions, compiled when a capture
+     * first needs them: every agent parses the default rules in premain, and most never capture.
+     */
+    private final String[] nameRegexes;
+    private final String[] typeRegexes;
+    private volatile Pattern[] names;
+    private volatile Pattern[] types;
     private final Pattern[] values;
     private final ClassValue<Boolean> typeRedacted = new ClassValue<Boolean>() {
         @Override
@@ -53,13 +60,13 @@ public final class Redaction {
         }
     };
 
-    private Redaction(List<String> rules, List<Filter> positionFilters, List<Integer> positions, List<Pattern> names,
-            List<Pattern> types, List<Pattern> values) {
+    private Redaction(List<String> rules, List<Filter> positionFilters, int[] positions, List<String> nameRegexes,
+            List<String> typeRegexes, List<Pattern> values) {
         this.rules = List.copyOf(rules);
         this.positionFilters = positionFilters.toArray(new Filter[0]);
-        this.positions = positions.stream().mapToInt(Integer::intValue).toArray();
-        this.names = names.toArray(new Pattern[0]);
-        this.types = types.toArray(new Pattern[0]);
+        this.positions = positions;
+        this.nameRegexes = nameRegexes.toArray(new String[0]);
+        this.typeRegexes = typeRegexes.toArray(new String[0]);
         this.values = values.toArray(new Pattern[0]);
     }
 
@@ -89,15 +96,15 @@ public final class Redaction {
             }
         }
         List<Filter> positionFilters = new ArrayList<>();
-        List<Integer> positions = new ArrayList<>();
-        List<Pattern> names = new ArrayList<>();
-        List<Pattern> types = new ArrayList<>();
+        int[] positions = new int[0];
+        List<String> names = new ArrayList<>();
+        List<String> types = new ArrayList<>();
         List<Pattern> values = new ArrayList<>();
         for (String rule : all) {
             if (rule.startsWith("name:")) {
-                names.add(Pattern.compile(glob(nonEmpty(rule, rule.substring(5)), ".*"), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE));
+                names.add(glob(nonEmpty(rule, rule.substring(5)), ".*"));
             } else if (rule.startsWith("type:")) {
-                types.add(Pattern.compile(typeGlob(rule, nonEmpty(rule, rule.substring(5)))));
+                types.add(typeGlob(rule, nonEmpty(rule, rule.substring(5))));
             } else if (rule.startsWith("value:")) {
                 try {
                     values.add(Pattern.compile(nonEmpty(rule, rule.substring(6)).replace("\\,", ",").replace("\\;", ";")));
@@ -122,7 +129,8 @@ public final class Redaction {
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("redact rule '" + rule + "': " + e.getMessage());
                 }
-                positions.add(n - 1);
+                positions = Arrays.copyOf(positions, positions.length + 1);
+                positions[positions.length - 1] = n - 1;
             } else {
                 throw new IllegalArgumentException("redact rule '" + rule + "': expected [pkg.Class::method]#N, name:GLOB, "
                         + "type:CLASS, value:REGEX or nodefaults");
@@ -178,12 +186,12 @@ public final class Redaction {
 
     /** Whether a parameter rule ({@code #N} or {@code name:}) exists, i.e. rewriting a class must look at its parameters. */
     public boolean hasParameterRules() {
-        return positions.length > 0 || names.length > 0;
+        return positions.length > 0 || nameRegexes.length > 0;
     }
 
     /** Whether {@code name:} rules exist (then the parameter names of a captured method are worth reading). */
     public boolean hasNameRules() {
-        return names.length > 0;
+        return nameRegexes.length > 0;
     }
 
     /**
@@ -207,7 +215,7 @@ public final class Redaction {
                 if (name == null) {
                     continue;
                 }
-                for (Pattern n : names) {
+                for (Pattern n : names()) {
                     if (n.matcher(name).matches()) {
                         redacted = mark(redacted, parameterCount, p);
                         break;
@@ -226,7 +234,7 @@ public final class Redaction {
 
     /** Whether values of {@code type} are redacted by a {@code type:} rule (answered once per class). */
     public boolean redactsType(Class<?> type) {
-        return types.length > 0 && typeRedacted.get(type);
+        return typeRegexes.length > 0 && typeRedacted.get(type);
     }
 
     /** Whether {@code text} contains a match of a {@code value:} rule. */
@@ -258,12 +266,36 @@ public final class Redaction {
     }
 
     private boolean matchesName(String name) {
-        for (Pattern t : types) {
+        for (Pattern t : types()) {
             if (t.matcher(name).matches()) {
                 return true;
             }
         }
         return false;
+    }
+
+    private Pattern[] names() {
+        Pattern[] n = names;
+        if (n == null) {
+            n = new Pattern[nameRegexes.length];
+            for (int i = 0; i < n.length; i++) {
+                n[i] = Pattern.compile(nameRegexes[i], Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+            }
+            names = n;
+        }
+        return n;
+    }
+
+    private Pattern[] types() {
+        Pattern[] t = types;
+        if (t == null) {
+            t = new Pattern[typeRegexes.length];
+            for (int i = 0; i < t.length; i++) {
+                t[i] = Pattern.compile(typeRegexes[i]);
+            }
+            types = t;
+        }
+        return t;
     }
 
     @Override
