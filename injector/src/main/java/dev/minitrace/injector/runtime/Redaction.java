@@ -277,11 +277,8 @@ public final class Redaction {
     private Pattern[] names() {
         Pattern[] n = names;
         if (n == null) {
-            n = new Pattern[nameRegexes.length];
-            for (int i = 0; i < n.length; i++) {
-                n[i] = Pattern.compile(nameRegexes[i], Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-            }
-            names = n;
+            n = compile(nameRegexes, Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+            names = n; // two threads may both compile: the same patterns either way
         }
         return n;
     }
@@ -289,13 +286,18 @@ public final class Redaction {
     private Pattern[] types() {
         Pattern[] t = types;
         if (t == null) {
-            t = new Pattern[typeRegexes.length];
-            for (int i = 0; i < t.length; i++) {
-                t[i] = Pattern.compile(typeRegexes[i]);
-            }
+            t = compile(typeRegexes, 0);
             types = t;
         }
         return t;
+    }
+
+    private static Pattern[] compile(String[] regexes, int flags) {
+        Pattern[] p = new Pattern[regexes.length];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = Pattern.compile(regexes[i], flags);
+        }
+        return p;
     }
 
     @Override
