@@ -109,6 +109,27 @@ public final class Agent {
     /** True once started by {@code -javaagent} (then attach requests are refused). */
     private static volatile boolean premain;
 
+    /** Loads the hooks and hands them the options; before any transformer is registered. */
+    private static final class Hooks implements Runnable {
+        private final AgentOptions options;
+        private final Instrumentation inst;
+
+        Hooks(AgentOptions options, Instrumentation inst) {
+            this.options = options;
+            this.inst = inst;
+        }
+
+        @Override
+        public void run() {
+            preload();
+            Trace.measureSizesWith(inst);
+            Trace.preferBuffered(options.bufferMethods());
+            Trace.watchDeaths(options.events().contains(EventKind.DEATH));
+            Capture.redact(options.redaction());
+            Capture.requested(!options.captures().isEmpty());
+        }
+    }
+
     private static void preload() {
         // Load the hooks' classes before the transformer exists, so that it never triggers their
         // loading mid-transform. The event classes are left alone: loading a jdk.jfr.Event
@@ -128,21 +149,23 @@ public final class Agent {
     }
 
     private static void start(AgentOptions options, Instrumentation inst) {
-        preload();
-        premain = true;
-        System.setProperty(AttachRequest.STATE_PROPERTY, AttachRequest.STATE_PREMAIN);
-        // Registered with retransformation (when the JVM allows it) so that the filter setting of
-        // a recording can change the selection later (see Filters).
-        TraceClock.open(inst, options.stampEvery());
-        Trace.measureSizesWith(inst);
-        Trace.preferBuffered(options.bufferMethods());
-        Trace.watchDeaths(options.events().contains(EventKind.DEATH));
-        Capture.redact(options.redaction());
-        Capture.requested(!options.captures().isEmpty());
-        TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
-        Instrumenter instrumenter = new Instrumenter(inst, transformer);
         // Deferral needs retransformation to catch up on the classes loaded before a recording.
         boolean defer = Deferral.wanted() && inst.isRetransformClassesSupported();
+        Hooks hooks = new Hooks(options, inst);
+        if (defer) {
+            // Nothing calls a hook before a recording turns tracing on: loading them (about 9 ms
+            // of premain, docs/performance.md) waits for the first recording JFR tells of.
+            Enablement.beforeFirstUpdate(hooks);
+        } else {
+            hooks.run();
+        }
+        premain = true;
+        System.setProperty(AttachRequest.STATE_PROPERTY, AttachRequest.STATE_PREMAIN);
+        TraceClock.open(inst, options.stampEvery());
+        // Registered with retransformation (when the JVM allows it) so that the filter setting of
+        // a recording can change the selection later (see Filters).
+        TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
+        Instrumenter instrumenter = new Instrumenter(inst, transformer);
         if (defer) {
             transformer.setActive(false);
         }

@@ -64,8 +64,8 @@ public final class Enablement implements FlightRecorderListener {
     public static synchronized void onChange(java.util.function.Consumer<Boolean> listener) {
         changeListener = listener;
         if (listener != null) {
-            listener.accept(Trace.methodEnabled() || Trace.lockEnabled() || Trace.allocEnabled() || Trace.exceptionEnabled()
-                    || Trace.fieldEnabled() || Capture.on);
+            listener.accept(pendingSetup == null && (Trace.methodEnabled() || Trace.lockEnabled() || Trace.allocEnabled() || Trace.exceptionEnabled()
+                    || Trace.fieldEnabled() || Capture.on));
         }
     }
 
@@ -171,9 +171,25 @@ public final class Enablement implements FlightRecorderListener {
         update();
     }
 
+    /**
+     * Runs {@code setup} at the start of the first {@link #update}, before any flag is computed
+     * (premain leaves loading the hooks to the first recording); until it has run, nothing is on.
+     * Until it succeeds, every update tries it again and leaves tracing off.
+     */
+    public static synchronized void beforeFirstUpdate(Runnable setup) {
+        pendingSetup = setup;
+    }
+
+    private static Runnable pendingSetup;
+
     /** Recomputes the flags from JFR's current state. */
     public static synchronized void update() {
         try {
+            Runnable setup = pendingSetup;
+            if (setup != null) {
+                setup.run();
+                pendingSetup = null;
+            }
             java.util.List<Recording> running = new java.util.ArrayList<>();
             if (FlightRecorder.isInitialized()) {
                 for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
