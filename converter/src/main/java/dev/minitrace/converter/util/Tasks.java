@@ -1,6 +1,7 @@
 package dev.minitrace.converter.util;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -20,7 +21,9 @@ public final class Tasks {
             return task.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while " + what, e);
+            InterruptedIOException io = new InterruptedIOException("interrupted while " + what);
+            io.initCause(e);
+            throw io;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof UncheckedIOException u) {

@@ -1,8 +1,8 @@
 package dev.minitrace.query.parquet;
 
+import dev.minitrace.converter.util.Tasks;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -208,24 +208,7 @@ public final class TableWriter implements Closeable {
             return;
         }
         encoding[k] = null;
-        try {
-            f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while a slice of " + schema.name() + " was written");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException u) {
-                throw u.getCause();
-            }
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IOException(cause);
-        }
+        Tasks.await(f, "a slice of " + schema.name() + " was written");
     }
 
     private void write(ParquetFile file, Slice s, int rows) throws IOException {
