@@ -28,7 +28,7 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * One column of a {@link ParquetFile}: values come in a slice at a time from primitive arrays and
- * leave as data pages v2 through parquet-java's own encoders (RLE/bit-packing hybrid for definition
+ * leave as data pages v1 through parquet-java's own encoders (RLE/bit-packing hybrid for definition
  * levels and dictionary ids, delta binary packing, plain) and its page writer, one column chunk per
  * row group.
  *
@@ -49,6 +49,7 @@ final class ColumnPages {
     static final int DICTIONARY_BYTES = 256 << 10;
 
     private static final int INITIAL_SLAB = 64 << 10;
+    private static final org.apache.parquet.column.Encoding LEVELS = org.apache.parquet.column.Encoding.RLE;
 
     private final PrimitiveType type;
     private final Kind kind;
@@ -336,8 +337,15 @@ final class ColumnPages {
             data = values.getBytes();
             encoding = values.getEncoding();
         }
-        BytesInput definitions = levels == null ? BytesInput.empty() : levelRuns.encode(levels, rows);
-        pages.writePageV2(rows, nulls, rows, BytesInput.empty(), definitions, encoding, data, pageStatistics(), noSizes);
+        // Data page v1: the definition levels (their length first) are compressed with the values.
+        // A v2 page keeps them uncompressed, a bit a row for every sparse column of the records
+        // table, whose rows repeat the same few patterns of kinds.
+        BytesInput page = data;
+        if (levels != null) {
+            BytesInput definitions = levelRuns.encode(levels, rows);
+            page = BytesInput.concat(BytesInput.fromInt(Math.toIntExact(definitions.size())), definitions, data);
+        }
+        pages.writePage(page, rows, rows, pageStatistics(), noSizes, LEVELS, LEVELS, encoding);
         if (!byIds) {
             values.reset();
         }

@@ -14,7 +14,7 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * One Parquet file (zstd, data pages v2), written a slice of rows at a time, column after column:
+ * One Parquet file (zstd, data pages v1), written a slice of rows at a time, column after column:
  * each column's {@link ColumnPages} encodes its values with parquet-java's encoders into pages,
  * parquet-java's page store and file writer put them in row groups and write the footer.
  * parquet-java's record-at-a-time API costs several times more per value (a call chain per field of
