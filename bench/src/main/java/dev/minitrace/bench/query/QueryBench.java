@@ -23,8 +23,8 @@ import java.util.stream.Stream;
  * {@code .jfr}, the {@code .mtlog} and the export (per table), and the load average.
  *
  * <p>Usage: {@code QueryBench [--java JDK_HOME] [--rounds N] [--recording FILE] [--keep]}
- * ({@code --recording}: another copy of the standard recording; {@code --keep} leaves the export in
- * {@code bench/target/query-bench/}).
+ * ({@code --recording}: another recording, such as a real application's full trace kept by {@code
+ * bench/run apps --keep DIR}; {@code --keep} leaves the export in {@code bench/target/query-bench/}).
  */
 public final class QueryBench {
     static final String USAGE = "bench/run query [--java JDK_HOME] [--rounds N] [--recording FILE] [--keep]";
@@ -82,10 +82,16 @@ public final class QueryBench {
         }
         String[] gcs = new String(run(javaHome, mt, List.of("query", tables.toString(), "--format", "csv",
                 "SELECT min(gc_id), max(gc_id) FROM gcs")), StandardCharsets.UTF_8).lines().skip(1).findFirst().orElseThrow().split(",");
+        // The standard recording's recursive method; in another recording the method that most
+        // often calls others, so that its call tree and slow calls have something to find.
+        String method = recording == null ? "TracedTree::level" : new String(run(javaHome, mt, List.of("query", tables.toString(), "--format", "csv",
+                "SELECT any_value(m.class_name || '::' || m.method_name) FROM calls c JOIN methods m USING (recording, method_id)"
+                        + " WHERE c.self_ns < c.duration_ns GROUP BY c.method_id ORDER BY count(*) DESC, c.method_id LIMIT 1")),
+                StandardCharsets.UTF_8).lines().skip(1).findFirst().orElseThrow().replace("\"", "");
         Map<String, List<String>> questions = new LinkedHashMap<>();
         questions.put("--top-methods", List.of("--top-methods"));
-        questions.put("--call-tree TracedTree::level", List.of("--call-tree", "TracedTree::level"));
-        questions.put("--slow-calls TracedTree::level --over 1ms", List.of("--slow-calls", "TracedTree::level", "--over", "1ms"));
+        questions.put("--call-tree " + method, List.of("--call-tree", method));
+        questions.put("--slow-calls " + method + " --over 1ms", List.of("--slow-calls", method, "--over", "1ms"));
         questions.put("--lock-holds", List.of("--lock-holds"));
         questions.put("--alloc-by-site", List.of("--alloc-by-site"));
         questions.put("--between-gcs " + gcs[0] + " " + gcs[1], List.of("--between-gcs", gcs[0], gcs[1]));
