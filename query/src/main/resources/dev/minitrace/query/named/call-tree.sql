@@ -3,33 +3,67 @@
 -- built from the distinct stacks, not from every call. A call of ${method} inside another one
 -- (recursion) belongs to the outer one's tree.
 WITH RECURSIVE
-stacks AS (
-    SELECT recording, stack_id, parent_stack_id, method_id,
-           count(*) AS calls, sum(duration_ns) AS total_ns, sum(self_ns) AS self_ns
-    FROM calls
-    GROUP BY recording, stack_id, parent_stack_id, method_id),
 named AS (
-    SELECT m.recording, m.method_id, m.class_name || '::' || m.method_name AS name
+    SELECT m.recording, m.method_id, m.class_name || '::' || m.method_name AS name,
+           -- names in order, for the order of the lines under one parent
+           dense_rank() OVER (ORDER BY m.class_name || '::' || m.method_name)::INTEGER AS name_rank
     FROM methods m),
-tree AS (
-    SELECT s.recording, s.stack_id AS root, s.stack_id, 0 AS level, n.name AS path, n.name AS method,
-           s.calls, s.total_ns, s.self_ns
-    FROM stacks s
-    JOIN named n ON n.recording = s.recording AND n.method_id = s.method_id
-    WHERE n.name = ${method} OR ends_with('.' || n.name, '.' || ${method})
+-- Each recording as a small number, so that the rows of the recursion below stay narrow.
+recordings AS (
+    SELECT recording, row_number() OVER (ORDER BY recording)::INTEGER AS r
+    FROM (SELECT DISTINCT recording FROM methods)),
+stacks AS MATERIALIZED (
+    SELECT k.r, g.stack_id, g.parent_stack_id, g.method_id, n.name_rank,
+           n.name = ${method} OR ends_with('.' || n.name, '.' || ${method}) AS asked,
+           g.calls, g.total_ns, g.self_ns
+    FROM (SELECT recording, stack_id, parent_stack_id, method_id,
+                 count(*) AS calls, sum(duration_ns) AS total_ns, sum(self_ns) AS self_ns
+          FROM calls
+          GROUP BY recording, stack_id, parent_stack_id, method_id) g
+    JOIN recordings k ON k.recording = g.recording
+    JOIN named n ON n.recording = g.recording AND n.method_id = g.method_id),
+-- From each stack of ${method} up its callers to the first that is ${method} too, if any: such a
+-- stack runs inside another call of ${method}, whose tree it belongs to.
+up AS (
+    SELECT r, stack_id AS start, parent_stack_id AS caller FROM stacks WHERE asked
     UNION ALL
-    SELECT s.recording, t.root, s.stack_id, t.level + 1, t.path || ' > ' || n.name, n.name,
+    SELECT u.r, u.start, s.parent_stack_id
+    FROM up u
+    JOIN stacks s ON s.r = u.r AND s.stack_id = u.caller
+    WHERE NOT s.asked),
+roots AS (
+    SELECT r, stack_id FROM stacks WHERE asked
+    EXCEPT
+    SELECT u.r, u.start FROM up u JOIN stacks s ON s.r = u.r AND s.stack_id = u.caller WHERE s.asked),
+-- Every stack below a root, once. A line of the tree is a path from ${method} down, kept as the
+-- ranks of its names, a few bytes each, rather than as text, which would grow with the depth in
+-- every row (a compiler's recursive descent has millions of stacks, 70 deep). The ranks also put
+-- the lines under one parent in the order of their names.
+digits AS (
+    SELECT CASE WHEN max(name_rank) < 65536 THEN 4 ELSE 6 END AS n FROM named),
+tree AS (
+    SELECT s.r, s.stack_id, 0 AS level, from_hex(lpad(to_hex(s.name_rank), d.n, '0')) AS place, s.name_rank,
+           s.calls, s.total_ns, s.self_ns
+    FROM roots o
+    JOIN stacks s ON s.r = o.r AND s.stack_id = o.stack_id
+    CROSS JOIN digits d
+    UNION ALL
+    SELECT s.r, s.stack_id, t.level + 1, t.place || from_hex(lpad(to_hex(s.name_rank), d.n, '0')), s.name_rank,
            s.calls, s.total_ns, s.self_ns
     FROM tree t
-    JOIN stacks s ON s.recording = t.recording AND s.parent_stack_id = t.stack_id
-    JOIN named n ON n.recording = s.recording AND n.method_id = s.method_id),
-outer_trees AS (
-    SELECT * FROM tree
-    WHERE (recording, root) NOT IN (SELECT recording, stack_id FROM tree WHERE level > 0))
-SELECT repeat('  ', level) || method AS call_path,
-       sum(calls) AS calls,
-       round(sum(total_ns) / 1e6, 3) AS total_ms,
-       round(sum(self_ns) / 1e6, 3) AS self_ms
-FROM outer_trees
-GROUP BY path, level, method
-ORDER BY path
+    JOIN stacks s ON s.r = t.r AND s.parent_stack_id = t.stack_id
+    CROSS JOIN digits d),
+nodes AS (
+    SELECT place, any_value(level) AS level, any_value(name_rank) AS name_rank,
+           sum(calls) AS calls, sum(total_ns) AS total_ns, sum(self_ns) AS self_ns
+    FROM tree
+    GROUP BY place),
+names AS (
+    SELECT DISTINCT name_rank, name FROM named)
+SELECT repeat('  ', level) || name AS call_path,
+       calls,
+       round(total_ns / 1e6, 3) AS total_ms,
+       round(self_ns / 1e6, 3) AS self_ms
+FROM nodes
+JOIN names USING (name_rank)
+ORDER BY place
