@@ -67,6 +67,11 @@ public final class QueryCommand implements Callable<Integer> {
     @Option(names = "--call-tree", paramLabel = "METHOD", description = "The calls below METHOD ([pkg.]Class::method) as a tree of call paths.")
     String callTree;
 
+    @Option(names = "--depth", paramLabel = "N", defaultValue = "12",
+            description = "With --call-tree: the levels shown below METHOD (default 12; 0: every level, which a deep recursion makes millions of lines)."
+                    + " A line's times include the levels below it.")
+    int depth;
+
     @Option(names = "--slow-calls", paramLabel = "METHOD", description = "The calls of METHOD ([pkg.]Class::method) longer than --over, slowest first.")
     String slowCalls;
 
@@ -197,6 +202,10 @@ public final class QueryCommand implements Callable<Integer> {
             given.add("--call-tree");
             named = NamedQuery.CALL_TREE;
             values.put("method", callTree);
+            if (depth < 0) {
+                throw new CliException("--depth must be 0 (every level) or more, not " + depth, ExitCodes.USAGE);
+            }
+            values.put("depth", depth == 0 ? Integer.MAX_VALUE : depth);
         }
         if (slowCalls != null) {
             given.add("--slow-calls");

@@ -72,6 +72,13 @@ class QueryCommandIT {
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("  " + DEMO + "OrderWorker::process,8000,")), rows::toString);
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("    " + DEMO + "Warehouse::take,8000,")), rows::toString);
         assertTrue(rows.stream().anyMatch(r -> r.startsWith("      " + DEMO + "RejectedOrderException::<init>,160,")), rows::toString);
+        // one level below run: the lines of the whole tree that are no deeper, times included
+        List<String> shallow = csv("--call-tree", "OrderWorker::run", "--depth", "1");
+        assertEquals(rows.stream().filter(r -> !r.startsWith("    ")).toList(), shallow);
+        assertTrue(shallow.size() < rows.size(), shallow::toString);
+        ChildProcess.Outcome negative = mt("query", tables.toString(), "--call-tree", "OrderWorker::run", "--depth", "-1");
+        assertEquals(2, negative.status());
+        assertEquals(List.of("query: --depth must be 0 (every level) or more, not -1"), negative.errLines());
     }
 
     @Test

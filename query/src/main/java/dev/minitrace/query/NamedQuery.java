@@ -17,8 +17,8 @@ import java.util.Map;
 public enum NamedQuery {
     /** Where the time went, per method. */
     TOP_METHODS("top-methods"),
-    /** The calls below a method, as a tree of call paths. */
-    CALL_TREE("call-tree", "method"),
+    /** The calls below a method, as a tree of call paths, so many levels deep. */
+    CALL_TREE("call-tree", "method", "depth"),
     /** A method's calls longer than a duration. */
     SLOW_CALLS("slow-calls", "method", "over_ns"),
     /** The monitors held longest. */

@@ -98,17 +98,32 @@ class CallTreeOracleTest {
     @Test
     void theTreeIsTheOneOfPathsBuiltAsText() throws Exception {
         for (String method : List.of("C1::m1", "com.acme.C2::m2", "C0::m3", "C1::m4")) {
-            String asked = TraceDatabase.literal(method);
-            List<String> expected = Rows.of(out, oracle().replace("${method}", asked));
-            List<String> actual = Rows.of(out, NamedQuery.CALL_TREE.sql(Map.of("method", method)));
+            List<String> expected = Rows.of(out, oracle().replace("${method}", TraceDatabase.literal(method)));
             assertTrue(expected.size() > 20, method + ": a tree worth comparing, " + expected.size() + " lines");
-            int first = 0;
-            while (first < Math.min(expected.size(), actual.size()) && expected.get(first).equals(actual.get(first))) {
-                first++;
+            assertSame(method, expected, Rows.of(out, NamedQuery.CALL_TREE.sql(Map.of("method", method, "depth", Integer.MAX_VALUE))));
+            // so many levels: the lines of the whole tree that are no deeper, with the same times
+            for (int depth : new int[] {0, 1, 3}) {
+                List<String> cut = expected.stream().filter(l -> indent(l) <= depth).toList();
+                assertSame(method + " to depth " + depth, cut, Rows.of(out, NamedQuery.CALL_TREE.sql(Map.of("method", method, "depth", depth))));
             }
-            int at = first;
-            assertEquals(expected.size() + " lines", actual.size() + " lines", () -> method + ", first difference at line " + at);
-            assertEquals(expected.size(), first, () -> method + ", line " + at + ": " + expected.get(at) + " != " + actual.get(at));
         }
+    }
+
+    private static int indent(String line) {
+        int spaces = 0;
+        while (line.charAt(spaces) == ' ') {
+            spaces++;
+        }
+        return spaces / 2;
+    }
+
+    private static void assertSame(String what, List<String> expected, List<String> actual) {
+        int first = 0;
+        while (first < Math.min(expected.size(), actual.size()) && expected.get(first).equals(actual.get(first))) {
+            first++;
+        }
+        int at = first;
+        assertEquals(expected.size() + " lines", actual.size() + " lines", () -> what + ", first difference at line " + at);
+        assertEquals(expected.size(), first, () -> what + ", line " + at + ": " + expected.get(at) + " != " + actual.get(at));
     }
 }

@@ -48,10 +48,10 @@ class NamedQueryTest {
     @Test
     void callTreeShowsThePathsBelowTheMethod() throws Exception {
         assertEquals(List.of("com.acme.App::run|1|0.1|0.08", "  com.acme.App::work|1|0.02|0.02"),
-                ask(NamedQuery.CALL_TREE, Map.of("method", "App::run")));
+                ask(NamedQuery.CALL_TREE, Map.of("method", "App::run", "depth", 12)));
         assertEquals(List.of("com.acme.Lost::outer|1|0.03|null", "  com.acme.Lost::inner|1|null|null"),
-                ask(NamedQuery.CALL_TREE, Map.of("method", "com.acme.Lost::outer")));
-        assertEquals(List.of(), ask(NamedQuery.CALL_TREE, Map.of("method", "pp::run")), "a name matches whole parts only");
+                ask(NamedQuery.CALL_TREE, Map.of("method", "com.acme.Lost::outer", "depth", 12)));
+        assertEquals(List.of(), ask(NamedQuery.CALL_TREE, Map.of("method", "pp::run", "depth", 12)), "a name matches whole parts only");
     }
 
     @Test
@@ -84,7 +84,7 @@ class NamedQueryTest {
 
     @Test
     void valuesBecomeLiteralsSoAQuoteCannotEndTheString() {
-        String sql = NamedQuery.CALL_TREE.sql(Map.of("method", "x'; DROP TABLE calls; --"));
+        String sql = NamedQuery.CALL_TREE.sql(Map.of("method", "x'; DROP TABLE calls; --", "depth", 1));
         assertTrue(sql.contains("'x''; DROP TABLE calls; --'"), sql);
         assertThrows(IllegalArgumentException.class, () -> NamedQuery.SLOW_CALLS.sql(Map.of("method", "a")), "over_ns is needed");
     }
