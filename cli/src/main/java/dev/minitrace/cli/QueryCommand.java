@@ -183,8 +183,17 @@ public final class QueryCommand implements Callable<Integer> {
         }
     }
 
+    private void requires(String option, String question, boolean asked) {
+        if (!asked && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+            throw new CliException(option + " goes with " + question, ExitCodes.USAGE);
+        }
+    }
+
     /** The SQL to run: the argument, the file, or a question's. Exactly one must be given. */
     private String statement() {
+        // an option of one question given without it would be silently ignored
+        requires("--depth", "--call-tree", callTree != null);
+        requires("--over", "--slow-calls", slowCalls != null);
         List<String> given = new ArrayList<>();
         NamedQuery named = null;
         Map<String, Object> values = new HashMap<>();

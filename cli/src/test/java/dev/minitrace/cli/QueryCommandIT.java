@@ -79,6 +79,12 @@ class QueryCommandIT {
         ChildProcess.Outcome negative = mt("query", tables.toString(), "--call-tree", "OrderWorker::run", "--depth", "-1");
         assertEquals(2, negative.status());
         assertEquals(List.of("query: --depth must be 0 (every level) or more, not -1"), negative.errLines());
+        ChildProcess.Outcome alone = mt("query", tables.toString(), "--top-methods", "--depth", "3");
+        assertEquals(2, alone.status());
+        assertEquals(List.of("query: --depth goes with --call-tree"), alone.errLines());
+        ChildProcess.Outcome over = mt("query", tables.toString(), "--call-tree", "OrderWorker::run", "--over", "1ms");
+        assertEquals(2, over.status());
+        assertEquals(List.of("query: --over goes with --slow-calls"), over.errLines());
     }
 
     @Test
