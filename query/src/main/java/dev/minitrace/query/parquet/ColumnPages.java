@@ -53,13 +53,11 @@ final class ColumnPages {
 
     private final PrimitiveType type;
     private final Kind kind;
-    private final boolean nullable;
     private final boolean statistics;
     private final ByteBufferAllocator allocator;
     private final SizeStatistics noSizes;
-    /** Definition levels of the page's values (nullable columns only), and their encoder. */
-    private int[] levels;
-    private final HybridRuns levelRuns;
+    /** Definition levels of the page's values (nullable columns only; null for a required column). */
+    private final DefinedBits defined;
     /** The values writer of a non-dictionary page: delta, plain, or RLE for booleans. */
     private final ValuesWriter values;
 
@@ -91,13 +89,11 @@ final class ColumnPages {
     ColumnPages(ColumnDescriptor column, Kind kind, Encoding encoding, ByteBufferAllocator allocator) {
         this.type = column.getPrimitiveType();
         this.kind = kind;
-        this.nullable = column.getMaxDefinitionLevel() > 0;
         this.allocator = allocator;
         // min and max of random values (identity hashes) let no reader skip anything
         this.statistics = encoding != Encoding.PLAIN;
         this.noSizes = SizeStatistics.noopBuilder(type, 0, column.getMaxDefinitionLevel()).build();
-        this.levels = nullable ? new int[PAGE_ROWS + TableWriter.SLICE] : null;
-        this.levelRuns = nullable ? new HybridRuns(1) : null;
+        this.defined = column.getMaxDefinitionLevel() > 0 ? new DefinedBits(PAGE_ROWS + TableWriter.SLICE) : null;
         this.dictionary = encoding == Encoding.DICTIONARY && (kind == Kind.LONG || kind == Kind.INT);
         this.ids = dictionary ? new LongIds() : null;
         this.entries = dictionary ? new long[256] : null;
@@ -122,47 +118,61 @@ final class ColumnPages {
     /** {@code v[0, n)}, {@link ParquetFile#NULL_LONG} being null where the column is nullable. */
     void longs(long[] v, int n) {
         room(n);
-        for (int i = 0; i < n; i++) {
-            long x = v[i];
-            if (nullable && x == ParquetFile.NULL_LONG) {
-                nulls++;
-                level(rows + i, 0);
-                continue;
+        if (defined == null) {
+            for (int i = 0; i < n; i++) {
+                put(v[i]);
             }
-            if (nullable) {
-                level(rows + i, 1);
-            }
-            value(x);
-            if (dictionary) {
-                pageIds[idCount++] = id(x);
-            } else {
-                values.writeLong(x);
+        } else {
+            for (int i = 0; i < n; i++) {
+                long x = v[i];
+                if (x == ParquetFile.NULL_LONG) {
+                    nulls++;
+                } else {
+                    defined.set(rows + i);
+                    put(x);
+                }
             }
         }
-        rows += n;
+        rows(n);
+    }
+
+    private void put(long x) {
+        value(x);
+        if (dictionary) {
+            pageIds[idCount++] = id(x);
+        } else {
+            values.writeLong(x);
+        }
     }
 
     /** {@code v[0, n)}, {@link ParquetFile#NULL_INT} being null where the column is nullable. */
     void ints(int[] v, int n) {
         room(n);
-        for (int i = 0; i < n; i++) {
-            int x = v[i];
-            if (nullable && x == ParquetFile.NULL_INT) {
-                nulls++;
-                level(rows + i, 0);
-                continue;
+        if (defined == null) {
+            for (int i = 0; i < n; i++) {
+                put(v[i]);
             }
-            if (nullable) {
-                level(rows + i, 1);
-            }
-            value(x);
-            if (dictionary) {
-                pageIds[idCount++] = id(x);
-            } else {
-                values.writeInteger(x);
+        } else {
+            for (int i = 0; i < n; i++) {
+                int x = v[i];
+                if (x == ParquetFile.NULL_INT) {
+                    nulls++;
+                } else {
+                    defined.set(rows + i);
+                    put(x);
+                }
             }
         }
-        rows += n;
+        rows(n);
+    }
+
+    private void put(int x) {
+        value(x);
+        if (dictionary) {
+            pageIds[idCount++] = id(x);
+        } else {
+            values.writeInteger(x);
+        }
     }
 
     /** Booleans {@code v[0, n)}: 0 false, 1 true, anything else null. */
@@ -170,13 +180,15 @@ final class ColumnPages {
         room(n);
         for (int i = 0; i < n; i++) {
             byte x = v[i];
-            if (nullable && x != 0 && x != 1) {
-                nulls++;
-                level(rows + i, 0);
-                continue;
+            if (x != 0 && x != 1) {
+                if (defined != null) {
+                    nulls++;
+                    continue;
+                }
+                throw new IllegalArgumentException("null in required column " + type.getName());
             }
-            if (nullable) {
-                level(rows + i, 1);
+            if (defined != null) {
+                defined.set(rows + i);
             }
             if (x == 1) {
                 seenTrue = true;
@@ -185,7 +197,7 @@ final class ColumnPages {
             }
             values.writeBoolean(x == 1);
         }
-        rows += n;
+        rows(n);
     }
 
     /** {@code codes[v[i]]} for {@code i < n}: the page's ids into the dictionary of the codes, which never changes. */
@@ -196,27 +208,30 @@ final class ColumnPages {
         }
         room(n);
         for (int i = 0; i < n; i++) {
-            if (nullable) {
-                level(rows + i, 1);
+            if (defined != null) {
+                defined.set(rows + i);
             }
             int code = v[i];
             pageIds[idCount++] = code;
             usedCodes[code] = true;
         }
-        rows += n;
+        rows(n);
     }
 
     /** One string value, or null. */
     void string(String s) {
         room(1);
-        int row = rows++;
+        int row = rows;
+        rows(1);
         if (s == null) {
+            if (defined == null) {
+                throw new IllegalArgumentException("null in required column " + type.getName());
+            }
             nulls++;
-            level(row, 0);
             return;
         }
-        if (nullable) {
-            level(row, 1);
+        if (defined != null) {
+            defined.set(row);
         }
         Binary b = Binary.fromString(s);
         if (strings == null) {
@@ -231,14 +246,17 @@ final class ColumnPages {
         if (pageIds != null && idCount + n > pageIds.length) {
             pageIds = Arrays.copyOf(pageIds, Math.max(idCount + n, 2 * pageIds.length));
         }
-        if (levels != null && rows + n > levels.length) {
-            levels = Arrays.copyOf(levels, Math.max(rows + n, 2 * levels.length));
+        if (defined != null) {
+            defined.room(n);
         }
     }
 
-    /** The definition level of the value at {@code row} of the page. */
-    private void level(int row, int level) {
-        levels[row] = level;
+    /** The page has {@code n} more rows. */
+    private void rows(int n) {
+        rows += n;
+        if (defined != null) {
+            defined.rows(rows);
+        }
     }
 
     private void value(long x) {
@@ -341,8 +359,8 @@ final class ColumnPages {
         // A v2 page keeps them uncompressed, a bit a row for every sparse column of the records
         // table, whose rows repeat the same few patterns of kinds.
         BytesInput page = data;
-        if (levels != null) {
-            BytesInput definitions = levelRuns.encode(levels, rows);
+        if (defined != null) {
+            BytesInput definitions = defined.encode();
             page = BytesInput.concat(BytesInput.fromInt(Math.toIntExact(definitions.size())), definitions, data);
         }
         pages.writePage(page, rows, rows, pageStatistics(), noSizes, LEVELS, LEVELS, encoding);
@@ -353,6 +371,9 @@ final class ColumnPages {
             // Too many distinct values for a dictionary to pay: delta from the next page on, for the
             // rest of the file. The entries so far still go in this chunk's dictionary page.
             dictionary = false;
+        }
+        if (defined != null) {
+            defined.clear();
         }
         rows = 0;
         nulls = 0;
