@@ -6,6 +6,7 @@ import static dev.minitrace.query.parquet.TableSchema.Kind.LONG;
 import static dev.minitrace.query.parquet.TableSchema.Kind.STRING;
 import static dev.minitrace.query.parquet.TableSchema.optional;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.DELTA;
+import static dev.minitrace.query.parquet.TableSchema.Encoding.HASHES;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.PLAIN;
 import static dev.minitrace.query.parquet.TableSchema.required;
 
@@ -48,8 +49,8 @@ public final class TraceTables {
             optional("parent_seq", LONG, DELTA),
             required("depth", INT),
             required("method_id", LONG),
-            required("stack_id", LONG),
-            optional("parent_stack_id", LONG),
+            required("stack_id", LONG, HASHES),
+            optional("parent_stack_id", LONG, HASHES),
             optional("entry_ns", LONG),
             optional("exit_ns", LONG),
             optional("duration_ns", LONG),

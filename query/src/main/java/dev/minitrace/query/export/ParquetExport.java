@@ -101,8 +101,10 @@ public final class ParquetExport implements TraceWriter {
 
     @Override
     public long heapBytes() {
-        // Four files' row groups (two of records, calls, locks), their page and dictionary buffers, the slices.
-        return 80L << 20;
+        // Four files' row groups (two of records, calls, locks), their page and dictionary buffers, the
+        // slices; and the calls' two stack-id dictionaries at their 2 MB limit, 16 MB each with their
+        // hash table (ColumnPages.HASH_DICTIONARY_BYTES).
+        return 112L << 20;
     }
 
     @Override

@@ -47,6 +47,8 @@ final class ColumnPages {
     static final int PAGE_ROWS = 16 << 10;
     /** A dictionary stops growing past this many bytes of values (parquet-java's page sizes: 256 KB here). */
     static final int DICTIONARY_BYTES = 256 << 10;
+    /** ... and a {@link Encoding#HASHES} column's past this many. */
+    static final int HASH_DICTIONARY_BYTES = 2 << 20;
 
     private static final int INITIAL_SLAB = 64 << 10;
     private static final org.apache.parquet.column.Encoding LEVELS = org.apache.parquet.column.Encoding.RLE;
@@ -65,6 +67,8 @@ final class ColumnPages {
 
     // The dictionary of a DICTIONARY or code column in this chunk, and the page's ids into it.
     private boolean dictionary;
+    /** Past this many bytes of distinct values the dictionary stops. */
+    private final int dictionaryBytes;
     private final LongIds ids;
     /** The last value looked up and its id; -1: none since the dictionary was last emptied. */
     private long lastValue;
@@ -91,16 +95,19 @@ final class ColumnPages {
         this.kind = kind;
         this.allocator = allocator;
         // min and max of random values (identity hashes) let no reader skip anything
-        this.statistics = encoding != Encoding.PLAIN;
+        this.statistics = encoding != Encoding.PLAIN && encoding != Encoding.HASHES;
         this.noSizes = SizeStatistics.noopBuilder(type, 0, column.getMaxDefinitionLevel()).build();
         this.defined = column.getMaxDefinitionLevel() > 0 ? new DefinedBits(PAGE_ROWS + TableWriter.SLICE) : null;
-        this.dictionary = encoding == Encoding.DICTIONARY && (kind == Kind.LONG || kind == Kind.INT);
+        this.dictionary = (encoding == Encoding.DICTIONARY || encoding == Encoding.HASHES) && (kind == Kind.LONG || kind == Kind.INT);
+        this.dictionaryBytes = encoding == Encoding.HASHES ? HASH_DICTIONARY_BYTES : DICTIONARY_BYTES;
         this.ids = dictionary ? new LongIds() : null;
         this.entries = dictionary ? new long[256] : null;
         this.pageIds = dictionary || kind == Kind.STRING ? new int[PAGE_ROWS + TableWriter.SLICE] : null;
         this.values = switch (kind) {
-            case LONG -> encoding == Encoding.PLAIN ? new PlainNumbers() : new DeltaBinaryPackingValuesWriterForLong(INITIAL_SLAB, PAGE_BYTES, allocator);
-            case INT -> encoding == Encoding.PLAIN ? new PlainNumbers() : new DeltaBinaryPackingValuesWriterForInteger(INITIAL_SLAB, PAGE_BYTES, allocator);
+            case LONG -> encoding == Encoding.PLAIN || encoding == Encoding.HASHES ? new PlainNumbers()
+                    : new DeltaBinaryPackingValuesWriterForLong(INITIAL_SLAB, PAGE_BYTES, allocator);
+            case INT -> encoding == Encoding.PLAIN || encoding == Encoding.HASHES ? new PlainNumbers()
+                    : new DeltaBinaryPackingValuesWriterForInteger(INITIAL_SLAB, PAGE_BYTES, allocator);
             case BOOLEAN -> new RunLengthBitPackingHybridValuesWriter(1, INITIAL_SLAB, PAGE_BYTES, allocator);
             case STRING -> plain();
         };
@@ -367,7 +374,7 @@ final class ColumnPages {
         if (!byIds) {
             values.reset();
         }
-        if (dictionary && ids.size() * (long) (kind == Kind.LONG ? 8 : 4) > DICTIONARY_BYTES) {
+        if (dictionary && ids.size() * (long) (kind == Kind.LONG ? 8 : 4) > dictionaryBytes) {
             // Too many distinct values for a dictionary to pay: delta from the next page on, for the
             // rest of the file. The entries so far still go in this chunk's dictionary page.
             dictionary = false;

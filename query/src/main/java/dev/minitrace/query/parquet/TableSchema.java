@@ -40,7 +40,13 @@ public record TableSchema(String name, List<Column> columns) {
          * zstd keep the repeats (a monitor's id at each acquire and release) and cost about the
          * hash's own 4 bytes otherwise.
          */
-        PLAIN
+        PLAIN,
+        /**
+         * Hashes that repeat (the call paths' stack ids): a real program has millions of distinct
+         * ones, each seen many times. A dictionary per column chunk as for {@link #DICTIONARY}, but
+         * of up to 2 MB; past it PLAIN for the rest of the file, no min and max.
+         */
+        HASHES
     }
 
     /** A column: name, type, whether it may be null, and how its values are encoded. */
