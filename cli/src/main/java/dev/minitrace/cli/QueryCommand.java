@@ -134,7 +134,7 @@ public final class QueryCommand implements Callable<Integer> {
             try {
                 q.run(text, fmt, out);
             } catch (SQLException e) {
-                err.println(firstLine(e));
+                err.println(firstLine(e) + outOfMemoryHint(e, memoryBytes));
                 err.flush();
                 return isUsersMistake(e) ? ExitCodes.USAGE : ExitCodes.FAILED;
             }
@@ -276,6 +276,18 @@ public final class QueryCommand implements Callable<Integer> {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
         int nl = m.indexOf('\n');
         return (nl < 0 ? m : m.substring(0, nl)).strip();
+    }
+
+    /**
+     * For DuckDB's {@code Out of Memory Error}, what to do about it (on the same line): the limit was
+     * the command's {@code --memory}, which the user can raise. Empty for every other error.
+     */
+    static String outOfMemoryHint(SQLException e, long memoryBytes) {
+        if (!firstLine(e).startsWith("Out of Memory Error")) {
+            return "";
+        }
+        long mib = memoryBytes >> 20;
+        return " (DuckDB's share of --memory " + mib + "m; run again with a larger --memory, e.g. --memory " + 2 * mib + "m)";
     }
 
     /** True for the errors a statement makes (syntax, names, types); false for reading files, memory, DuckDB itself. */

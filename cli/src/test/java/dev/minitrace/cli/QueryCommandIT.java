@@ -149,6 +149,17 @@ class QueryCommandIT {
     }
 
     @Test
+    void runningOutOfMemoryIsOneLineThatSaysWhatToDo() throws Exception {
+        // a list of 100 M numbers cannot spill to disk: 800 MB against DuckDB's share of 300m
+        ChildProcess.Outcome o = mt("query", tables.toString(), "--memory", "300m", "SELECT length(list(i)) FROM range(100000000) t(i)");
+        assertEquals(1, o.status(), o::toString);
+        assertEquals("", o.out());
+        assertEquals(1, o.errLines().size(), o::err);
+        assertTrue(o.err().startsWith("Out of Memory Error"), o::err);
+        assertTrue(o.err().strip().endsWith("(DuckDB's share of --memory 300m; run again with a larger --memory, e.g. --memory 600m)"), o::err);
+    }
+
+    @Test
     void badInputIsOneLineAndTheRightStatus() throws Exception {
         ChildProcess.Outcome missing = mt("query", "no-such.jfr", "--top-methods");
         assertEquals(1, missing.status());
