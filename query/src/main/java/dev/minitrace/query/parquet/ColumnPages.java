@@ -65,7 +65,7 @@ final class ColumnPages {
 
     private PageWriter pages;
 
-    // The dictionary of a DICTIONARY or code column in this chunk, and the page's ids into it.
+    // The dictionary of a DICTIONARY, HASHES or code column in this chunk, and the page's ids into it.
     private boolean dictionary;
     /** Past this many bytes of distinct values the dictionary stops. */
     private final int dictionaryBytes;
@@ -94,8 +94,9 @@ final class ColumnPages {
         this.type = column.getPrimitiveType();
         this.kind = kind;
         this.allocator = allocator;
-        // min and max of random values (identity hashes) let no reader skip anything
-        this.statistics = encoding != Encoding.PLAIN && encoding != Encoding.HASHES;
+        // min and max of random values (identity hashes, path hashes) let no reader skip anything
+        boolean random = encoding == Encoding.PLAIN || encoding == Encoding.HASHES;
+        this.statistics = !random;
         this.noSizes = SizeStatistics.noopBuilder(type, 0, column.getMaxDefinitionLevel()).build();
         this.defined = column.getMaxDefinitionLevel() > 0 ? new DefinedBits(PAGE_ROWS + TableWriter.SLICE) : null;
         this.dictionary = (encoding == Encoding.DICTIONARY || encoding == Encoding.HASHES) && (kind == Kind.LONG || kind == Kind.INT);
@@ -104,10 +105,8 @@ final class ColumnPages {
         this.entries = dictionary ? new long[256] : null;
         this.pageIds = dictionary || kind == Kind.STRING ? new int[PAGE_ROWS + TableWriter.SLICE] : null;
         this.values = switch (kind) {
-            case LONG -> encoding == Encoding.PLAIN || encoding == Encoding.HASHES ? new PlainNumbers()
-                    : new DeltaBinaryPackingValuesWriterForLong(INITIAL_SLAB, PAGE_BYTES, allocator);
-            case INT -> encoding == Encoding.PLAIN || encoding == Encoding.HASHES ? new PlainNumbers()
-                    : new DeltaBinaryPackingValuesWriterForInteger(INITIAL_SLAB, PAGE_BYTES, allocator);
+            case LONG -> random ? new PlainNumbers() : new DeltaBinaryPackingValuesWriterForLong(INITIAL_SLAB, PAGE_BYTES, allocator);
+            case INT -> random ? new PlainNumbers() : new DeltaBinaryPackingValuesWriterForInteger(INITIAL_SLAB, PAGE_BYTES, allocator);
             case BOOLEAN -> new RunLengthBitPackingHybridValuesWriter(1, INITIAL_SLAB, PAGE_BYTES, allocator);
             case STRING -> plain();
         };
@@ -140,7 +139,7 @@ final class ColumnPages {
                 }
             }
         }
-        rows(n);
+        rows += n;
     }
 
     private void put(long x) {
@@ -170,7 +169,7 @@ final class ColumnPages {
                 }
             }
         }
-        rows(n);
+        rows += n;
     }
 
     private void put(int x) {
@@ -204,7 +203,7 @@ final class ColumnPages {
             }
             values.writeBoolean(x == 1);
         }
-        rows(n);
+        rows += n;
     }
 
     /** {@code codes[v[i]]} for {@code i < n}: the page's ids into the dictionary of the codes, which never changes. */
@@ -222,14 +221,13 @@ final class ColumnPages {
             pageIds[idCount++] = code;
             usedCodes[code] = true;
         }
-        rows(n);
+        rows += n;
     }
 
     /** One string value, or null. */
     void string(String s) {
         room(1);
-        int row = rows;
-        rows(1);
+        int row = rows++;
         if (s == null) {
             if (defined == null) {
                 throw new IllegalArgumentException("null in required column " + type.getName());
@@ -254,15 +252,7 @@ final class ColumnPages {
             pageIds = Arrays.copyOf(pageIds, Math.max(idCount + n, 2 * pageIds.length));
         }
         if (defined != null) {
-            defined.room(n);
-        }
-    }
-
-    /** The page has {@code n} more rows. */
-    private void rows(int n) {
-        rows += n;
-        if (defined != null) {
-            defined.rows(rows);
+            defined.room(rows + n);
         }
     }
 
@@ -367,7 +357,7 @@ final class ColumnPages {
         // table, whose rows repeat the same few patterns of kinds.
         BytesInput page = data;
         if (defined != null) {
-            BytesInput definitions = defined.encode();
+            BytesInput definitions = defined.encode(rows);
             page = BytesInput.concat(BytesInput.fromInt(Math.toIntExact(definitions.size())), definitions, data);
         }
         pages.writePage(page, rows, rows, pageStatistics(), noSizes, LEVELS, LEVELS, encoding);
@@ -380,7 +370,7 @@ final class ColumnPages {
             dictionary = false;
         }
         if (defined != null) {
-            defined.clear();
+            defined.clear(rows);
         }
         rows = 0;
         nulls = 0;

@@ -19,7 +19,6 @@ final class DefinedBits {
     private static final int MIN_RLE_BYTES = 3;
 
     private long[] bits;
-    private int rows;
     private byte[] out = new byte[1024];
     private int size;
 
@@ -27,9 +26,9 @@ final class DefinedBits {
         bits = new long[(capacity + 63) >>> 6];
     }
 
-    /** Room for {@code n} more rows. */
-    void room(int n) {
-        int words = (rows + n + 63) >>> 6;
+    /** Room for rows {@code [0, rows)}. */
+    void room(int rows) {
+        int words = (rows + 63) >>> 6;
         if (words > bits.length) {
             bits = Arrays.copyOf(bits, Math.max(words, 2 * bits.length));
         }
@@ -40,25 +39,20 @@ final class DefinedBits {
         bits[row >>> 6] |= 1L << row;
     }
 
-    /** The page has {@code rows} rows so far. */
-    void rows(int rows) {
-        this.rows = rows;
-    }
-
-    /** The encoding of the page's levels; the bytes stay valid until {@link #clear}. */
-    BytesInput encode() {
+    /** The encoding of the levels of the page's first {@code rows} rows; the bytes stay valid until {@link #clear}. */
+    BytesInput encode(int rows) {
         size = 0;
         int bytes = (rows + 7) >>> 3;
         int packedFrom = 0;
         int i = 0;
         while (i < bytes) {
-            int v = uniform(i, bytes);
+            int v = uniform(i, rows);
             if (v < 0) {
                 i++;
                 continue;
             }
             int j = i + 1;
-            while (j < bytes && uniform(j, bytes) == v) {
+            while (j < bytes && uniform(j, rows) == v) {
                 j++;
             }
             if (j - i >= MIN_RLE_BYTES) {
@@ -72,16 +66,15 @@ final class DefinedBits {
         return BytesInput.from(out, 0, size);
     }
 
-    /** Empties the page. */
-    void clear() {
+    /** Empties a page of {@code rows} rows. */
+    void clear(int rows) {
         Arrays.fill(bits, 0, (rows + 63) >>> 6, 0L);
-        rows = 0;
     }
 
-    /** 0 or 1 when every row of byte {@code i} has that level, else -1. */
-    private int uniform(int i, int bytes) {
+    /** 0 or 1 when every row of byte {@code i} (of a page of {@code rows} rows) has that level, else -1. */
+    private int uniform(int i, int rows) {
         int b = (int) (bits[i >>> 3] >>> ((i & 7) << 3)) & 0xFF;
-        int all = i == bytes - 1 && (rows & 7) != 0 ? (1 << (rows & 7)) - 1 : 0xFF;
+        int all = i == (rows - 1) >>> 3 && (rows & 7) != 0 ? (1 << (rows & 7)) - 1 : 0xFF;
         return b == 0 ? 0 : b == all ? 1 : -1;
     }
 
@@ -97,12 +90,7 @@ final class DefinedBits {
         }
         int groups = to - from;
         space(5 + groups);
-        int h = groups << 1 | 1;
-        while ((h & ~0x7F) != 0) {
-            out[size++] = (byte) (h & 0x7F | 0x80);
-            h >>>= 7;
-        }
-        out[size++] = (byte) h;
+        header(groups << 1 | 1);
         for (int k = from; k < to; k++) {
             out[size++] = (byte) (bits[k >>> 3] >>> ((k & 7) << 3));
         }
@@ -110,13 +98,17 @@ final class DefinedBits {
 
     private void rle(int count, int value) {
         space(6);
-        int h = count << 1;
+        header(count << 1);
+        out[size++] = (byte) value;
+    }
+
+    /** A run's header, a ULEB128 varint. */
+    private void header(int h) {
         while ((h & ~0x7F) != 0) {
             out[size++] = (byte) (h & 0x7F | 0x80);
             h >>>= 7;
         }
         out[size++] = (byte) h;
-        out[size++] = (byte) value;
     }
 
     private void space(int n) {

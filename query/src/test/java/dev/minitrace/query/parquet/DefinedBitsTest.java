@@ -27,9 +27,8 @@ class DefinedBitsTest {
                 bits.set(i);
             }
         }
-        bits.rows(v.length);
-        byte[] b = bits.encode().toByteArray();
-        bits.clear();
+        byte[] b = bits.encode(v.length).toByteArray();
+        bits.clear(v.length);
         return b;
     }
 
