@@ -81,7 +81,30 @@ public final class ResultPrinter {
         if (v instanceof BigDecimal b) {
             return b.toPlainString();
         }
+        if (v instanceof java.sql.Blob b) {
+            return blob(b);
+        }
         return v.toString();
+    }
+
+    /** A BLOB as DuckDB's own shell writes it: printable ASCII as is, every other byte (and the backslash) as {@code \xHH}. */
+    private static String blob(java.sql.Blob blob) {
+        byte[] bytes;
+        try {
+            bytes = blob.getBytes(1, Math.toIntExact(blob.length()));
+        } catch (SQLException e) {
+            throw new IllegalStateException("a BLOB value could not be read: " + e.getMessage(), e);
+        }
+        StringBuilder b = new StringBuilder(bytes.length);
+        for (byte x : bytes) {
+            int u = x & 0xFF;
+            if (u >= 0x20 && u < 0x7F && u != '\\') {
+                b.append((char) u);
+            } else {
+                b.append(String.format(Locale.ROOT, "\\x%02X", u));
+            }
+        }
+        return b.toString();
     }
 
     private static String[] row(ResultSet rs, int n) throws SQLException {

@@ -25,6 +25,16 @@ class ResultPrinterTest {
     }
 
     @Test
+    void blobsAreWrittenAsDuckDbWritesThem() throws Exception {
+        StringWriter out = new StringWriter();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT 'minitrace.table'::BLOB AS k, from_hex('00AB5C41') AS v"); PrintWriter w = new PrintWriter(out)) {
+            ResultPrinter.print(rs, ResultPrinter.Format.CSV, w);
+        }
+        assertEquals("k,v\nminitrace.table,\\x00\\xAB\\x5CA\n", out.toString().replace(System.lineSeparator(), "\n"));
+    }
+
+    @Test
     void tableAlignsNumbersRightAndCountsRows() throws Exception {
         assertEquals(String.join("\n",
                 "   n  text                          x",
