@@ -35,7 +35,7 @@ public final class ParquetExport implements TraceWriter {
     private final RecordingFacts facts;
     private final String id;
     private final Path staging;
-    private final TableWriter records;
+    private final RecordFamilies records;
     private final TableWriter calls;
     private final TableWriter locks;
     /** The threads in order of their first record, and where each thread's key finds its trace (no boxing per batch). */
@@ -54,34 +54,33 @@ public final class ParquetExport implements TraceWriter {
         this.id = facts.id();
         Files.createDirectories(this.out);
         this.staging = Files.createTempDirectory(this.out, ".export-");
-        TableWriter r = null;
         TableWriter c = null;
         try {
-            // records are four rows in five: two parts encode them on two threads
-            r = open(TraceTables.RECORDS, 2);
-            r.codes(TraceTables.RECORDS.index("kind"), ThreadTrace.KINDS);
-            c = open(TraceTables.CALLS, 1);
-            this.locks = open(TraceTables.LOCKS, 1);
+            this.records = new RecordFamilies(folder(TraceTables.RECORDS), metadata(TraceTables.RECORDS));
+            c = open(TraceTables.CALLS);
+            this.locks = open(TraceTables.LOCKS);
         } catch (IOException | RuntimeException e) {
-            if (r != null) {
-                r.abandon();
-            }
             if (c != null) {
                 c.abandon();
             }
             Folders.deleteTree(staging);
             throw e;
         }
-        this.records = r;
         this.calls = c;
     }
 
-    private TableWriter open(TableSchema table, int parts) throws IOException {
-        Path dir = staging.resolve(table.name());
-        Files.createDirectories(dir);
-        Map<String, String> meta = Map.of("minitrace.recording", id, "minitrace.table", table.name());
-        // Encoding is most of the work: each large table encodes on threads of its own
-        return new TableWriter(table, dir, parts, ROW_GROUP_ROWS, ROW_GROUP_BYTES, meta).background("minitrace-export-" + table.name());
+    private TableWriter open(TableSchema table) throws IOException {
+        // Encoding is most of the work: each large table encodes on a thread of its own
+        return new TableWriter(table, folder(table), 1, ROW_GROUP_ROWS, ROW_GROUP_BYTES, metadata(table))
+                .background("minitrace-export-" + table.name());
+    }
+
+    private Path folder(TableSchema table) throws IOException {
+        return Files.createDirectories(staging.resolve(table.name()));
+    }
+
+    private Map<String, String> metadata(TableSchema table) {
+        return Map.of("minitrace.recording", id, "minitrace.table", table.name());
     }
 
     /** The recording's id: the {@code recording} partition value of every table. */
@@ -101,17 +100,17 @@ public final class ParquetExport implements TraceWriter {
 
     @Override
     public long heapBytes() {
-        // Four files' row groups (two of records, calls, locks), their page and dictionary buffers, the
+        // The row groups of records' families, calls and locks, their page and dictionary buffers, the
         // slices; and the calls' two stack-id dictionaries at their 2 MB limit, 16 MB each with their
         // hash table (ColumnPages.HASH_DICTIONARY_BYTES).
-        return 112L << 20;
+        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (48L << 20);
     }
 
     @Override
     public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
         ThreadTrace t = trace(threadKey);
         for (int i = from; i < to; i++) {
-            t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
+            t.add(type[i], time[i], value[i], aux[i], records.writer(type[i]), calls, locks);
         }
         if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {
             endNanos = time[to - 1];

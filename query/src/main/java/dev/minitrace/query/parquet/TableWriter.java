@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -31,6 +32,8 @@ import org.apache.parquet.io.api.Binary;
 public final class TableWriter implements Closeable {
     /** Rows per slice: the columns of a slice stay in the CPU's caches while they are written. */
     public static final int SLICE = 4096;
+    /** Rows of a {@link #staged} writer's small slice; a divisor of {@link #SLICE}. */
+    static final int STAGE = 256;
 
     private final TableSchema schema;
     private final ParquetFile[] files;
@@ -53,6 +56,15 @@ public final class TableWriter implements Closeable {
     private int filling;
     private long flushes;
     private int n;
+    /**
+     * Staged: the rows are filled in this small slice, kept in the filling core's cache, and copied
+     * into the ring's slice when it is full ({@link #staged}); null when rows go straight to the ring.
+     */
+    private Slice front;
+    /** Rows copied from {@link #front} into the ring's slice being filled. */
+    private int stagedRows;
+    /** Rows of the slice {@link #next} fills: {@link #SLICE}, or {@link #STAGE} when staged. */
+    private int limit = SLICE;
     private long written;
     private ExecutorService[] encoders;
     /** Per slice of the ring: its encoding, until the slice is free to fill again. */
@@ -66,6 +78,10 @@ public final class TableWriter implements Closeable {
         final String[][] strings;
 
         Slice(TableSchema schema) {
+            this(schema, SLICE);
+        }
+
+        Slice(TableSchema schema, int rows) {
             int k = schema.columns().size();
             longs = new long[k][];
             ints = new int[k][];
@@ -73,12 +89,12 @@ public final class TableWriter implements Closeable {
             strings = new String[k][];
             for (int c = 0; c < k; c++) {
                 switch (schema.columns().get(c).kind()) {
-                    case LONG -> longs[c] = new long[SLICE];
-                    case INT -> ints[c] = new int[SLICE];
-                    case BOOLEAN -> bytes[c] = new byte[SLICE];
+                    case LONG -> longs[c] = new long[rows];
+                    case INT -> ints[c] = new int[rows];
+                    case BOOLEAN -> bytes[c] = new byte[rows];
                     case STRING -> {
-                        bytes[c] = new byte[SLICE];
-                        strings[c] = new String[SLICE];
+                        bytes[c] = new byte[rows];
+                        strings[c] = new String[rows];
                     }
                     default -> throw new IllegalStateException();
                 }
@@ -92,12 +108,21 @@ public final class TableWriter implements Closeable {
      */
     public TableWriter(TableSchema schema, Path dir, int parts, int rowGroupRows, long rowGroupBytes, Map<String, String> metadata)
             throws IOException {
+        this(schema, dir, 0, parts, rowGroupRows, rowGroupBytes, metadata);
+    }
+
+    /**
+     * As above, with files {@code part-<firstPart>.parquet} to {@code part-<firstPart + parts - 1>.parquet}:
+     * several writers of one table share its folder.
+     */
+    public TableWriter(TableSchema schema, Path dir, int firstPart, int parts, int rowGroupRows, long rowGroupBytes,
+            Map<String, String> metadata) throws IOException {
         this.schema = schema;
         this.codes = new Binary[schema.columns().size()][];
         this.files = new ParquetFile[parts];
         try {
             for (int p = 0; p < parts; p++) {
-                files[p] = new ParquetFile(dir.resolve(partFile(p)), schema, rowGroupRows,
+                files[p] = new ParquetFile(dir.resolve(partFile(firstPart + p)), schema, rowGroupRows,
                         rowGroupBytes, metadata);
             }
         } catch (IOException | RuntimeException e) {
@@ -151,6 +176,22 @@ public final class TableWriter implements Closeable {
         return this;
     }
 
+    /**
+     * From now on rows are filled in a slice of {@link #STAGE} rows and copied a column at a time into
+     * the slice handed to the encoders. For a caller that fills several writers' rows in turn: each
+     * writer's slice of {@link #SLICE} rows is a stream of stores per column, and the processor's
+     * prefetchers lose track of that many streams at once (docs/performance.md); the small slices
+     * stay in the core's cache, and the copies are one stream per column at a time.
+     */
+    public TableWriter staged() {
+        if (front == null && n == 0) {
+            front = new Slice(schema, STAGE);
+            limit = STAGE;
+            use(front);
+        }
+        return this;
+    }
+
     /** STRING column {@code c} is written from codes: code {@code i} stands for {@code values[i]}. */
     public void codes(int c, String... values) {
         Binary[] b = new Binary[values.length];
@@ -162,10 +203,37 @@ public final class TableWriter implements Closeable {
 
     /** The index of the row to fill; the slice is written first when it is full. */
     public int next() throws IOException {
-        if (n == SLICE) {
-            flush();
+        if (n == limit) {
+            if (front == null) {
+                flush();
+            } else {
+                stage();
+            }
         }
         return n++;
+    }
+
+    /** Copies the staged rows into the ring's slice, handing that to its part when it is full. */
+    private void stage() throws IOException {
+        Slice to = slices[filling];
+        for (int c = 0; c < front.longs.length; c++) {
+            switch (schema.columns().get(c).kind()) {
+                case LONG -> System.arraycopy(front.longs[c], 0, to.longs[c], stagedRows, n);
+                case INT -> System.arraycopy(front.ints[c], 0, to.ints[c], stagedRows, n);
+                case BOOLEAN -> System.arraycopy(front.bytes[c], 0, to.bytes[c], stagedRows, n);
+                case STRING -> {
+                    System.arraycopy(front.bytes[c], 0, to.bytes[c], stagedRows, n);
+                    System.arraycopy(front.strings[c], 0, to.strings[c], stagedRows, n);
+                    Arrays.fill(front.strings[c], 0, n, null);
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+        stagedRows += n;
+        n = 0;
+        if (stagedRows == SLICE) {
+            handOver();
+        }
     }
 
     /** Sets STRING column {@code c} of row {@code row} to {@code s} (null allowed), for tables of few rows. */
@@ -175,14 +243,32 @@ public final class TableWriter implements Closeable {
 
     /** Writes the rows gathered so far (in the background: hands them to the next part's thread). */
     public void flush() throws IOException {
-        if (n == 0) {
+        if (front == null) {
+            handOver();
+        } else {
+            if (n > 0) {
+                stage();
+            }
+            if (stagedRows > 0) {
+                handOver();
+            }
+        }
+    }
+
+    /** Writes the ring's slice being filled, or hands it to the next part's thread. */
+    private void handOver() throws IOException {
+        int rows = front == null ? n : stagedRows;
+        if (rows == 0) {
             return;
         }
         Slice full = slices[filling];
-        int rows = n;
         int part = (int) (flushes++ % files.length);
         written += rows;
-        n = 0;
+        if (front == null) {
+            n = 0;
+        } else {
+            stagedRows = 0;
+        }
         if (encoders == null) {
             write(files[part], full, rows);
             return;
@@ -198,7 +284,9 @@ public final class TableWriter implements Closeable {
         filling = (filling + 1) % slices.length;
         // the next slice of the ring was handed over a whole ring ago: it is free once written
         await(filling);
-        use(slices[filling]);
+        if (front == null) {
+            use(slices[filling]);
+        }
     }
 
     /** Waits for slice {@code k} of the ring to be written; its failure is this writer's. */
@@ -235,7 +323,7 @@ public final class TableWriter implements Closeable {
 
     /** Rows written or gathered. */
     public long rows() {
-        return written + n;
+        return written + stagedRows + n;
     }
 
     /** Writes what is gathered and completes the files. */

@@ -56,6 +56,21 @@ class ParquetExportTest {
         }
     }
 
+    /**
+     * Method, lock and allocation records are in files of their own, and so every row group's
+     * {@code kind} statistics name one family: a filter on kind skips the others' row groups.
+     */
+    @Test
+    void recordsOfEachFamilyAreInFilesOfTheirOwn() throws Exception {
+        String files = out.resolve("records").resolve("recording=" + id).resolve("*.parquet").toString();
+        assertEquals(List.of("part-0|METHOD_ENTRY,METHOD_EXIT", "part-2|LOCK_ACQUIRE,LOCK_RELEASE", "part-3|OBJECT_ALLOC"),
+                Rows.of(out, "SELECT regexp_extract(filename, 'part-[0-9]+') AS f, string_agg(DISTINCT kind, ',' ORDER BY kind) "
+                        + "FROM read_parquet('" + files + "', filename = true) GROUP BY f ORDER BY f"));
+        assertEquals(List.of("part-0|METHOD_ENTRY|METHOD_EXIT", "part-2|LOCK_ACQUIRE|LOCK_RELEASE", "part-3|OBJECT_ALLOC|OBJECT_ALLOC"),
+                Rows.of(out, "SELECT DISTINCT regexp_extract(file_name, 'part-[0-9]+') AS f, stats_min_value, stats_max_value "
+                        + "FROM parquet_metadata('" + files + "') WHERE path_in_schema = 'kind' ORDER BY f"));
+    }
+
     @Test
     void recordsOneRowPerRecordInEachThreadsOrder() throws Exception {
         List<String> rows = Rows.of(out, "SELECT thread, seq, kind, time_ns, fragment, method_id, call_seq, class_id, field_id, bci, "
