@@ -40,6 +40,8 @@ public final class ParquetFile implements Closeable {
     private final long rowGroupBytes;
     private final Map<String, String> metadata;
     private final ColumnPages[] columns;
+    /** Per column, the zstd level of its pages: chosen once from its encoding. */
+    private final int[] levels;
     private ColumnChunkPageWriteStore pages;
     private int rowsInGroup;
     private long rows;
@@ -65,8 +67,10 @@ public final class ParquetFile implements Closeable {
                 null, properties);
         file.start();
         this.columns = new ColumnPages[descriptors.size()];
+        this.levels = new int[columns.length];
         for (int i = 0; i < columns.length; i++) {
             TableSchema.Column c = table.columns().get(i);
+            levels[i] = c.encoding() == TableSchema.Encoding.PLAIN ? ZstdCompressor.RANDOM_LEVEL : ZstdCompressor.LEVEL;
             columns[i] = new ColumnPages(descriptors.get(i), c.kind(), c.encoding(), properties.getAllocator());
         }
         startGroup();
@@ -109,9 +113,10 @@ public final class ParquetFile implements Closeable {
     /** Every column got {@code n} more values: the rows are complete. */
     public void endRows(int n) throws IOException {
         long buffered = 0;
-        for (ColumnPages c : columns) {
-            c.endSlice();
-            buffered += c.bufferedBytes();
+        for (int i = 0; i < columns.length; i++) {
+            compressor.level(levels[i]);
+            columns[i].endSlice();
+            buffered += columns[i].bufferedBytes();
         }
         rowsInGroup += n;
         rows += n;
@@ -127,8 +132,9 @@ public final class ParquetFile implements Closeable {
             return;
         }
         file.startBlock(rowsInGroup);
-        for (ColumnPages c : columns) {
-            c.endChunk();
+        for (int i = 0; i < columns.length; i++) {
+            compressor.level(levels[i]);
+            columns[i].endChunk();
         }
         pages.flushToFileWriter(file);
         file.endBlock();
