@@ -100,6 +100,23 @@ public final class TableWriter implements Closeable {
                 }
             }
         }
+
+        /** Copies rows {@code [0, rows)} of every column to {@code to} from row {@code at}; the strings are let go here. */
+        void moveTo(Slice to, int at, int rows) {
+            for (int c = 0; c < longs.length; c++) {
+                if (longs[c] != null) {
+                    System.arraycopy(longs[c], 0, to.longs[c], at, rows);
+                } else if (ints[c] != null) {
+                    System.arraycopy(ints[c], 0, to.ints[c], at, rows);
+                } else {
+                    System.arraycopy(bytes[c], 0, to.bytes[c], at, rows);
+                    if (strings[c] != null) {
+                        System.arraycopy(strings[c], 0, to.strings[c], at, rows);
+                        Arrays.fill(strings[c], 0, rows, null);
+                    }
+                }
+            }
+        }
     }
 
     /**
@@ -215,20 +232,7 @@ public final class TableWriter implements Closeable {
 
     /** Copies the staged rows into the ring's slice, handing that to its part when it is full. */
     private void stage() throws IOException {
-        Slice to = slices[filling];
-        for (int c = 0; c < front.longs.length; c++) {
-            switch (schema.columns().get(c).kind()) {
-                case LONG -> System.arraycopy(front.longs[c], 0, to.longs[c], stagedRows, n);
-                case INT -> System.arraycopy(front.ints[c], 0, to.ints[c], stagedRows, n);
-                case BOOLEAN -> System.arraycopy(front.bytes[c], 0, to.bytes[c], stagedRows, n);
-                case STRING -> {
-                    System.arraycopy(front.bytes[c], 0, to.bytes[c], stagedRows, n);
-                    System.arraycopy(front.strings[c], 0, to.strings[c], stagedRows, n);
-                    Arrays.fill(front.strings[c], 0, n, null);
-                }
-                default -> throw new IllegalStateException();
-            }
-        }
+        front.moveTo(slices[filling], stagedRows, n);
         stagedRows += n;
         n = 0;
         if (stagedRows == SLICE) {
