@@ -94,7 +94,10 @@ class JfrDumpIT {
     void everyChunkOfARotatedRecordingResolvesItsIdsOnItsOwn(@TempDir Path dir) throws Exception {
         // Each JFR.dump rotates the chunk; a busy child fills each one. Every chunk is then checked
         // as a recording of its own, which is what is left when maxsize or maxage drop older chunks.
-        ChildJvm.Running child = startLinger(dir, "", "200000");
+        // Chunks are rotated by the dumps alone: at the default 12 MB the busy child's chunks also
+        // rotate by size, and a size rotation just before a dump's leaves a chunk of a few
+        // milliseconds that may hold none of the child's events (seen in CI: it was descheduled).
+        ChildJvm.Running child = startLinger(dir, "", "200000", "-XX:FlightRecorderOptions:maxchunksize=1g");
         try {
             awaitReady(dir, child);
             long pid = child.process.pid();
