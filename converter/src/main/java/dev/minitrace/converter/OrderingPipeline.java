@@ -147,12 +147,15 @@ final class OrderingPipeline implements AutoCloseable {
     /**
      * True when a chunk of {@code chunkBytes} may not fit beside what waits now: then reading its
      * GC events first pays (a second pass over the chunk), since its records can then be written
-     * before it ends instead of spilled. Packed records take at least 3 bytes of a chunk each.
+     * before it ends instead of spilled. Packed records take at least 3 bytes of a chunk each, and
+     * all of them may be one thread's: a chunk that could take a busy thread past its share of the
+     * bound ({@code maxThreadRecords}) is read twice too, else that thread's records are spilled
+     * though the bound has room (every chunk of a compiler's two-thread trace, 12-15 MB, did).
      * Decided from what was delivered so far only, so both engines decide alike.
      */
     boolean mayOverflow(long chunkBytes) {
         return !timeOrder && (meter.bytes() + chunkBytes / 3 * MemoryMeter.BYTES_PER_SLOT * 3 / 2 > maxSlots
-                || inMemory + chunkBytes / 3 > maxPending);
+                || inMemory + chunkBytes / 3 > maxPending || chunkBytes / 3 >= maxThreadRecords);
     }
 
     /** The current chunk's GC events were all read ({@link dev.minitrace.converter.jfr.RecordingSink#chunkGcsRead}). */
