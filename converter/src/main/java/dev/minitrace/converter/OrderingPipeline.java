@@ -155,7 +155,12 @@ final class OrderingPipeline implements AutoCloseable {
      */
     boolean mayOverflow(long chunkBytes) {
         return !timeOrder && (meter.bytes() + chunkBytes / 3 * MemoryMeter.BYTES_PER_SLOT * 3 / 2 > maxSlots
-                || inMemory + chunkBytes / 3 > maxPending || chunkBytes / 3 >= maxThreadRecords);
+                || inMemory + chunkBytes / 3 > maxPending) || mayOverflowBySize(chunkBytes);
+    }
+
+    /** The part of {@link #mayOverflow} that the chunk's size alone decides; safe on any thread (final fields only). */
+    boolean mayOverflowBySize(long chunkBytes) {
+        return !timeOrder && chunkBytes / 3 >= maxThreadRecords;
     }
 
     /** The current chunk's GC events were all read ({@link dev.minitrace.converter.jfr.RecordingSink#chunkGcsRead}). */

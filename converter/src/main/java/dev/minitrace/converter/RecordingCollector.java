@@ -190,6 +190,11 @@ final class RecordingCollector implements RecordingSink {
     }
 
     @Override
+    public boolean gcsFirstBySize(JfrChunk chunk) {
+        return pipeline.mayOverflowBySize(chunk.size());
+    }
+
+    @Override
     public void buffersReordered(long records, long fileBytes) {
         report.reorderedRecords = records;
         report.reorderFileBytes = fileBytes;

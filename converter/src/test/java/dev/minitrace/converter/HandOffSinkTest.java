@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The hand-over to the sink's thread must not change what the sink sees, nor hide its failures. */
 class HandOffSinkTest {
@@ -107,6 +108,41 @@ class HandOffSinkTest {
         assertFalse(behind.threads.contains(Thread.currentThread()), "the calls ran on the sink's thread");
         assertEquals(1, behind.threads.stream().distinct().count());
         assertEquals(direct.gcsAsked, behind.gcsAsked, "gcsFirst saw every call made before it");
+    }
+
+    @Test
+    @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aChunkTheSizeDecidesIsAnsweredWhileTheSinksThreadIsStillBusy() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Log slow = new Log() {
+            @Override
+            public void chunkEnd(JfrChunk chunk, long done) {
+                super.chunkEnd(chunk, done);
+                try {
+                    release.await(); // the sink's thread is busy with the last chunk's records
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public boolean gcsFirstBySize(JfrChunk chunk) {
+                return chunk.size() >= 1000;
+            }
+        };
+        try (HandOffSink h = new HandOffSink(slow)) {
+            h.chunkBegin(chunk(0));
+            h.methodEvent(1, 1, 1, 10, 5, 0);
+            h.chunkEnd(chunk(0), 1000);
+            h.chunkBegin(chunk(1));
+            // answered at once: waiting for the sink's thread to take the first chunk would hang here
+            assertTrue(h.gcsFirst(chunk(1)));
+            release.countDown();
+            h.chunkEnd(chunk(1), 2000);
+            h.finish();
+        }
+        assertEquals(List.of("begin 0", "m 1 1 1 10 5 0", "end 0 1000", "begin 1", "end 1 2000"), slow.calls);
+        assertEquals(0, slow.gcsAsked, "gcsFirst was not asked of the sink");
     }
 
     @Test

@@ -36,9 +36,13 @@ class OrderingPipelineTest {
             assertTrue(p.mayOverflow(450_000));
             assertTrue(p.mayOverflow(3_000_000), "past the whole budget");
             assertFalse(p.mayOverflow(240_000), "80,000 records fit one thread's share: one pass");
+            // the part that the size alone decides, answered without waiting for the records in flight
+            assertTrue(p.mayOverflowBySize(450_000));
+            assertFalse(p.mayOverflowBySize(240_000));
         }
         try (OrderingPipeline p = pipeline(true, maxSlots)) {
             assertFalse(p.mayOverflow(3_000_000), "the global layout writes at chunk ends whatever it knows");
+            assertFalse(p.mayOverflowBySize(3_000_000));
         }
     }
 }

@@ -154,6 +154,15 @@ public interface RecordingSink {
         return false;
     }
 
+    /**
+     * True when {@link #gcsFirst} says yes for this chunk whatever was delivered before it (the
+     * chunk's size alone decides), so that a sink on another thread answers without waiting for
+     * the calls still in flight; false says nothing.
+     */
+    default boolean gcsFirstBySize(JfrChunk chunk) {
+        return false;
+    }
+
     /** Every GC event of the current chunk has been delivered (see {@link #gcsFirst}). */
     default void chunkGcsRead() {
     }
