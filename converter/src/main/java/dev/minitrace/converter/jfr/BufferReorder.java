@@ -47,8 +47,6 @@ public final class BufferReorder implements Closeable {
     private int arenaTop;
     /** Events waiting in the arena; the arena is reused from its start when none does. */
     private long arenaLive;
-    /** Their chars: when the arena is full but at most half of it waits, the waiting chars are moved down. */
-    private long arenaLiveChars;
 
     private ScratchFile scratch;
     private FileChannel file;
@@ -171,9 +169,6 @@ public final class BufferReorder implements Closeable {
      */
     private boolean hold(Queue q, char[] records, int length, long first, int count, long base, long tps) throws IOException {
         long where;
-        if ((long) arenaTop + length > arenaChars && arenaLiveChars + length <= arenaChars / 2) {
-            compactArena();
-        }
         if ((long) arenaTop + length <= arenaChars) {
             if (arena.length < arenaTop + length) {
                 arena = Arrays.copyOf(arena, (int) Math.min(arenaChars, Math.max(arenaTop + length, Math.max(1 << 16, arena.length * 2L))));
@@ -182,7 +177,6 @@ public final class BufferReorder implements Closeable {
             where = arenaTop;
             arenaTop += length;
             arenaLive++;
-            arenaLiveChars += length;
         } else {
             long at = append(records, length);
             if (at < 0) {
@@ -194,43 +188,6 @@ public final class BufferReorder implements Closeable {
         q.insert(first, count, base, tps, length, where);
         heldRecords += count;
         return true;
-    }
-
-    /**
-     * Moves the waiting events' chars down to the arena's start, in the order they lie in it, over
-     * the room of the events decoded since. In real recordings some event nearly always waits (one
-     * thread's run comes late while the next one's followers arrive), so the arena seldom empties:
-     * without this its top only grew, and every event held after it reached the bound went to the
-     * file though little of the arena was in use. Called when at most half of the arena waits, so
-     * each char is moved at most about once for every char held since the last move.
-     */
-    private void compactArena() {
-        long[] order = new long[(int) arenaLive];
-        int[] queueOf = new int[order.length];
-        int[] entryOf = new int[order.length];
-        int n = 0;
-        for (int qi = 0; qi < queueCount; qi++) {
-            Queue q = queues[qi];
-            for (int e = q.head; e < q.size; e++) {
-                if (q.where[e] >= 0) {
-                    queueOf[n] = qi;
-                    entryOf[n] = e;
-                    order[n] = q.where[e] << 32 | n; // arena offsets are below 2^31
-                    n++;
-                }
-            }
-        }
-        Arrays.sort(order, 0, n);
-        int top = 0;
-        for (int i = 0; i < n; i++) {
-            int k = (int) order[i];
-            Queue q = queues[queueOf[k]];
-            int e = entryOf[k];
-            System.arraycopy(arena, (int) q.where[e], arena, top, q.length[e]);
-            q.where[e] = top;
-            top += q.length[e];
-        }
-        arenaTop = top;
     }
 
     /** Copies chars to bytes; false when one is not below 128. Two plain loops, which the JIT vectorizes. */
@@ -294,7 +251,6 @@ public final class BufferReorder implements Closeable {
     private void load(long where, int length, char[] chars) throws IOException {
         if (where >= 0) {
             System.arraycopy(arena, (int) where, chars, 0, length);
-            arenaLiveChars -= length;
             if (--arenaLive == 0) {
                 arenaTop = 0;
             }

@@ -148,57 +148,6 @@ class BufferReorderTest {
     }
 
     @Test
-    void anArenaThatNeverEmptiesReusesTheRoomOfDecodedEventsBeforeTheFile() throws IOException {
-        // Each thread's events come in swapped pairs, the threads' pairs overlapping, so that one
-        // event always waits (the arena never empties) while few wait at once: the shape of real
-        // recordings, where a run of one thread arrives late as another's followers come.
-        Random rnd = new Random(5);
-        List<Ev> events = events(400, rnd);
-        List<Ev> t1 = events.subList(0, 400);
-        List<Ev> t2 = events.subList(400, 800);
-        List<Ev> file = new ArrayList<>();
-        file.add(t1.get(1));
-        for (int i = 0; i + 3 < 400; i += 2) {
-            file.add(t2.get(i + 1));
-            file.add(t1.get(i)); // lets t1's i + 1 follow
-            file.add(t1.get(i + 3));
-            file.add(t2.get(i)); // lets t2's i + 1 follow
-        }
-        file.add(t2.get(399));
-        file.add(t1.get(398));
-        file.add(t2.get(398));
-        long longest = 0;
-        long held = 0;
-        for (Ev e : events) {
-            longest = Math.max(longest, e.records.length());
-        }
-        CapturingSink sink = new CapturingSink();
-        MethodBufferDecoder d = new MethodBufferDecoder();
-        // room for a dozen of the longest events: two wait at any time, 400 wait in all
-        long memory = 12 * longest * Character.BYTES;
-        try (BufferReorder r = new BufferReorder(new BufferReorder.Room(dir, "reuse", memory), 64)) {
-            for (Ev e : file) {
-                offer(r, e, d, sink);
-            }
-            held = r.heldRecords();
-            assertEquals(0, r.fileBytes(), "the decoded events' room was reused, nothing went to the file");
-            int delivered = sink.methodEvents.size() + sink.objectEvents.size();
-            r.endOfChunk(d, sink);
-            assertEquals(delivered, sink.methodEvents.size() + sink.objectEvents.size(), "nothing was left for the chunk's end");
-        }
-        long all = 0;
-        for (Ev e : events) {
-            all += e.count;
-        }
-        assertTrue(held > all / 3, "most events waited: " + held + " of " + all + " records");
-        CapturingSink expected = inSequenceOrder(events);
-        for (long key = 1; key <= 2; key++) {
-            assertEquals(ofThread(expected.methodEvents, key), ofThread(sink.methodEvents, key));
-            assertEquals(ofThread(expected.objectEvents, key), ofThread(sink.objectEvents, key));
-        }
-    }
-
-    @Test
     void aGapTheChunkDoesNotFillIsDeliveredAtItsEndAndTheLateEventPassesInTheNext() throws IOException {
         List<Ev> events = events(6, new Random(7)).subList(0, 6);
         CapturingSink sink = new CapturingSink();
