@@ -131,15 +131,17 @@ public final class Converter {
      * its two windows on pooled text (up to 1 MB each) and constant pools, the hand-over's batches
      * (about 5.4 MB, {@link HandOffSink}), the id tables, the writer's buffers (16 MB for an
      * {@code .mtlog}; a writer that needs more says so, {@link TraceWriter#heapBytes}), merge
-     * blocks and spill cursors.
+     * blocks and spill cursors, and the 64 MB of {@link #REORDER_MEMORY_BYTES}.
      */
-    static final long FIXED_HEAP_BYTES = 104L << 20;
+    static final long FIXED_HEAP_BYTES = 152L << 20;
 
     /**
      * Packed buffer events that wait in memory for an earlier one of their thread before the rest
-     * go to a scratch file ({@link BufferReorder}); within the fixed share.
+     * go to a scratch file ({@link BufferReorder}); within the fixed share. 16 MB sent 1.2 GB of
+     * H2's JDK 17 trace and 292 MB of the standard bench recording through the file; 64 MB, taken
+     * from the waiting records' columns, halves the one and removes the other (docs/performance.md).
      */
-    static final long REORDER_MEMORY_BYTES = 16L << 20;
+    static final long REORDER_MEMORY_BYTES = 64L << 20;
 
     /**
      * The column bytes the waiting records' buffers may hold before they are written early or
