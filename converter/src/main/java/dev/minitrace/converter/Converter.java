@@ -137,9 +137,10 @@ public final class Converter {
 
     /**
      * Packed buffer events that wait in memory for an earlier one of their thread before the rest
-     * go to a scratch file ({@link BufferReorder}); within the fixed share. 16 MB sent 1.2 GB of
-     * H2's JDK 17 trace and 292 MB of the standard bench recording through the file; 64 MB, taken
-     * from the waiting records' columns, halves the one and removes the other (docs/performance.md).
+     * go to a scratch file ({@link BufferReorder}); within the fixed share. Sized for JDK 17
+     * recordings, where a thread's events reach the file millions of records out of order within a
+     * chunk: taken from the waiting records' columns, which the early writing keeps small
+     * (docs/performance.md, "A chunk past one thread's share read twice").
      */
     static final long REORDER_MEMORY_BYTES = 64L << 20;
 

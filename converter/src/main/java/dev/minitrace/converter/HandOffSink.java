@@ -220,8 +220,7 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
     public boolean gcsFirst(JfrChunk chunk) {
         if (sink.gcsFirstBySize(chunk)) {
             // the answer without waiting: the sink's thread goes on ordering the last chunk's
-            // records while this one reads the GC events (waiting here left one core idle at
-            // every chunk: ecj's 44 chunks, about a second of 7)
+            // records while this one reads the GC events, instead of one core idling per chunk
             return true;
         }
         drain();

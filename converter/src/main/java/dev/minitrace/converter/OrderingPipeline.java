@@ -150,12 +150,12 @@ final class OrderingPipeline implements AutoCloseable {
      * before it ends instead of spilled. Packed records take at least 3 bytes of a chunk each, and
      * all of them may be one thread's: a chunk that could take a busy thread past its share of the
      * bound ({@code maxThreadRecords}) is read twice too, else that thread's records are spilled
-     * though the bound has room (every chunk of a compiler's two-thread trace, 12-15 MB, did).
-     * Decided from what was delivered so far only, so both engines decide alike.
+     * though the bound has room. Decided from what was delivered so far only, so both engines
+     * decide alike.
      */
     boolean mayOverflow(long chunkBytes) {
-        return !timeOrder && (meter.bytes() + chunkBytes / 3 * MemoryMeter.BYTES_PER_SLOT * 3 / 2 > maxSlots
-                || inMemory + chunkBytes / 3 > maxPending) || mayOverflowBySize(chunkBytes);
+        return mayOverflowBySize(chunkBytes) || !timeOrder && (meter.bytes() + chunkBytes / 3 * MemoryMeter.BYTES_PER_SLOT * 3 / 2 > maxSlots
+                || inMemory + chunkBytes / 3 > maxPending);
     }
 
     /** The part of {@link #mayOverflow} that the chunk's size alone decides; safe on any thread (final fields only). */
