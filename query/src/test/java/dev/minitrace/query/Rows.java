@@ -20,6 +20,16 @@ public final class Rows {
                 Statement s = db.connection().createStatement();
                 ResultSet rs = s.executeQuery(sql)) {
             return read(rs);
+        } finally {
+            deleteTree(spill);
+        }
+    }
+
+    private static void deleteTree(Path folder) throws java.io.IOException {
+        try (var paths = Files.walk(folder)) {
+            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
