@@ -26,18 +26,20 @@ stacks AS MATERIALIZED (
           GROUP BY k.r, c.stack_id, c.parent_stack_id, c.method_id) g
     JOIN named n ON n.r = g.r AND n.method_id = g.method_id),
 -- From each stack of ${method} up its callers to the first that is ${method} too, if any: such a
--- stack runs inside another call of ${method}, whose tree it belongs to.
+-- stack runs inside another call of ${method}, whose tree it belongs to. A step's stop is tested in
+-- the next step, not filtered on the stacks joined: so DuckDB hashes the few stacks being walked,
+-- not all the stacks again at every step.
 up AS (
-    SELECT r, stack_id AS start, parent_stack_id AS caller FROM stacks WHERE asked
+    SELECT r, stack_id AS start, parent_stack_id AS caller, false AS stop FROM stacks WHERE asked
     UNION ALL
-    SELECT u.r, u.start, s.parent_stack_id
+    SELECT u.r, u.start, s.parent_stack_id, s.asked
     FROM up u
     JOIN stacks s ON s.r = u.r AND s.stack_id = u.caller
-    WHERE NOT s.asked),
+    WHERE NOT u.stop),
 roots AS (
     SELECT r, stack_id FROM stacks WHERE asked
     EXCEPT
-    SELECT u.r, u.start FROM up u JOIN stacks s ON s.r = u.r AND s.stack_id = u.caller WHERE s.asked),
+    SELECT r, start FROM up WHERE stop),
 -- Every stack below a root, once. A line of the tree is a path from ${method} down, kept as the
 -- ranks of its names, a few bytes each, rather than as text, which would grow with the depth in
 -- every row (a compiler's recursive descent has millions of stacks, 70 deep). The ranks also put
