@@ -39,6 +39,9 @@ public final class TraceDatabase implements AutoCloseable {
         p.setProperty("memory_limit", (memoryBytes >> 20) + "MB");
         p.setProperty("threads", Integer.toString(threads));
         p.setProperty("temp_directory", spillDir.toAbsolutePath().toString());
+        // The tables are local files, already in the system's page cache: DuckDB's own cache of
+        // their blocks filled its memory limit during a mere scan and counted in this process's RSS.
+        p.setProperty("enable_external_file_cache", "false");
         // Nothing is ever downloaded: Parquet support is built into the driver.
         p.setProperty("autoinstall_known_extensions", "false");
         p.setProperty("autoload_known_extensions", "false");

@@ -14,4 +14,5 @@ LEFT JOIN threads t ON t.recording = c.recording AND t.thread = c.thread
 WHERE (m.class_name || '::' || m.method_name = ${method}
        OR ends_with('.' || m.class_name || '::' || m.method_name, '.' || ${method}))
   AND c.duration_ns > ${over_ns}
-ORDER BY c.duration_ns DESC
+-- calls of equal duration (a recursion's levels can end in the same tick) in a fixed order
+ORDER BY c.duration_ns DESC, c.recording, c.thread, c.call_seq
