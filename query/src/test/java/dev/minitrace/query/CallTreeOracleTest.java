@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code --call-tree} as it runs, held to the question as first written (each line's path built as
  * text, {@code call-tree-by-path.sql}) on random traces of two recordings: deep recursion of the
- * asked method inside itself, overloads that share a name, calls begun before the trace and calls
- * never ended, several threads.
+ * asked method inside itself, overloads that share a name, calls begun before the trace, calls
+ * never ended and calls ended by a caller's exit (a lost exit), several threads.
  */
 class CallTreeOracleTest {
     private static final long T0 = 1_700_000_000_000_000_000L;
@@ -79,6 +79,10 @@ class CallTreeOracleTest {
                 open.add(method);
             } else {
                 method = open.remove(open.size() - 1);
+                if (random.nextInt(25) == 0) {
+                    // a lost exit: the next exit matches an open call further down, which ends this one without an exit
+                    continue;
+                }
             }
             type[n] = (byte) (enter ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT);
             time[n] = T0 + n * 1000L + random.nextInt(500);
@@ -93,6 +97,13 @@ class CallTreeOracleTest {
         try (InputStream in = CallTreeOracleTest.class.getResourceAsStream("call-tree-by-path.sql")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    @Test
+    void theTraceHasCallsEndedByACallersExit() throws Exception {
+        List<String> ended = Rows.of(out, "SELECT count(*) FROM calls c JOIN calls p ON p.recording = c.recording AND p.thread = c.thread"
+                + " AND p.call_seq = c.parent_seq WHERE c.exit_seq IS NULL AND p.exit_seq IS NOT NULL");
+        assertTrue(Long.parseLong(ended.get(0)) > 10, ended + " calls without an exit inside a caller that has one");
     }
 
     @Test
