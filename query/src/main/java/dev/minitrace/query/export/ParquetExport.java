@@ -101,9 +101,8 @@ public final class ParquetExport implements TraceWriter {
     @Override
     public long heapBytes() {
         // The row groups of records' families, calls and locks, their page and dictionary buffers, the
-        // slices; and the calls' two stack-id dictionaries at their 2 MB limit, 16 MB each with their
-        // hash table (ColumnPages.HASH_DICTIONARY_BYTES).
-        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (48L << 20);
+        // slices; and the calls' two stack-id columns' large pages.
+        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (16L << 20) + 2 * TableWriter.HASH_COLUMN_BYTES;
     }
 
     @Override

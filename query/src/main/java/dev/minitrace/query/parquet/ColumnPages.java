@@ -45,10 +45,12 @@ final class ColumnPages {
     static final int PAGE_BYTES = 512 << 10;
     /** ... or this many rows. */
     static final int PAGE_ROWS = 16 << 10;
+    /** A {@link Encoding#HASHES} column's pages end past this many bytes... */
+    static final int HASH_PAGE_BYTES = 2 << 20;
+    /** ... or this many rows: zstd finds a call path's repeats only within one page. */
+    static final int HASH_PAGE_ROWS = 256 << 10;
     /** A dictionary stops growing past this many bytes of values (parquet-java's page sizes: 256 KB here). */
     static final int DICTIONARY_BYTES = 256 << 10;
-    /** ... and a {@link Encoding#HASHES} column's past this many. */
-    static final int HASH_DICTIONARY_BYTES = 2 << 20;
 
     private static final int INITIAL_SLAB = 64 << 10;
     private static final org.apache.parquet.column.Encoding LEVELS = org.apache.parquet.column.Encoding.RLE;
@@ -65,10 +67,12 @@ final class ColumnPages {
 
     private PageWriter pages;
 
-    // The dictionary of a DICTIONARY, HASHES or code column in this chunk, and the page's ids into it.
+    /** A page ends after the slice that brings it past this many rows or bytes of encoded values. */
+    private final int pageRows;
+    private final int pageBytes;
+
+    // The dictionary of a DICTIONARY or code column in this chunk, and the page's ids into it.
     private boolean dictionary;
-    /** Past this many bytes of distinct values the dictionary stops. */
-    private final int dictionaryBytes;
     private final LongIds ids;
     /** The last value looked up and its id; -1: none since the dictionary was last emptied. */
     private long lastValue;
@@ -98,9 +102,10 @@ final class ColumnPages {
         boolean random = encoding == Encoding.PLAIN || encoding == Encoding.HASHES;
         this.statistics = !random;
         this.noSizes = SizeStatistics.noopBuilder(type, 0, column.getMaxDefinitionLevel()).build();
-        this.defined = column.getMaxDefinitionLevel() > 0 ? new DefinedBits(PAGE_ROWS + TableWriter.SLICE) : null;
-        this.dictionary = (encoding == Encoding.DICTIONARY || encoding == Encoding.HASHES) && (kind == Kind.LONG || kind == Kind.INT);
-        this.dictionaryBytes = encoding == Encoding.HASHES ? HASH_DICTIONARY_BYTES : DICTIONARY_BYTES;
+        this.pageRows = encoding == Encoding.HASHES ? HASH_PAGE_ROWS : PAGE_ROWS;
+        this.pageBytes = encoding == Encoding.HASHES ? HASH_PAGE_BYTES : PAGE_BYTES;
+        this.defined = column.getMaxDefinitionLevel() > 0 ? new DefinedBits(pageRows + TableWriter.SLICE) : null;
+        this.dictionary = encoding == Encoding.DICTIONARY && (kind == Kind.LONG || kind == Kind.INT);
         this.ids = dictionary ? new LongIds() : null;
         this.entries = dictionary ? new long[256] : null;
         this.pageIds = dictionary || kind == Kind.STRING ? new int[PAGE_ROWS + TableWriter.SLICE] : null;
@@ -298,7 +303,7 @@ final class ColumnPages {
 
     /** A slice of rows is complete: the page ends here when it is full. */
     void endSlice() throws IOException {
-        if (rows >= PAGE_ROWS || bufferedBytes() - pages.getMemSize() >= PAGE_BYTES) {
+        if (rows >= pageRows || bufferedBytes() - pages.getMemSize() >= pageBytes) {
             page();
         }
     }
@@ -364,7 +369,7 @@ final class ColumnPages {
         if (!byIds) {
             values.reset();
         }
-        if (dictionary && ids.size() * (long) (kind == Kind.LONG ? 8 : 4) > dictionaryBytes) {
+        if (dictionary && ids.size() * (long) (kind == Kind.LONG ? 8 : 4) > DICTIONARY_BYTES) {
             // Too many distinct values for a dictionary to pay: delta from the next page on, for the
             // rest of the file. The entries so far still go in this chunk's dictionary page.
             dictionary = false;

@@ -43,8 +43,9 @@ public record TableSchema(String name, List<Column> columns) {
         PLAIN,
         /**
          * Hashes that repeat (the call paths' stack ids): a real program has millions of distinct
-         * ones, each seen many times. A dictionary per column chunk as for {@link #DICTIONARY}, but
-         * of up to 2 MB; past it PLAIN for the rest of the file, no min and max.
+         * ones, each seen many times, and the calls of a loop repeat the same paths in the same
+         * order. PLAIN in pages of up to 2 MB, no min and max: zstd finds those repeats within a
+         * page, which a dictionary of the chunk's distinct paths, at 2 bytes or more an id, did not.
          */
         HASHES
     }

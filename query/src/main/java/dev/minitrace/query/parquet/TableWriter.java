@@ -32,6 +32,8 @@ import org.apache.parquet.io.api.Binary;
 public final class TableWriter implements Closeable {
     /** Rows per slice: the columns of a slice stay in the CPU's caches while they are written. */
     public static final int SLICE = 4096;
+    /** The heap a {@link TableSchema.Encoding#HASHES} column holds at most: its page, the buffer the page grew in, the compressed page. */
+    public static final long HASH_COLUMN_BYTES = 3L * ColumnPages.HASH_PAGE_BYTES;
     /** Rows of a {@link #staged} writer's small slice; a divisor of {@link #SLICE}. */
     static final int STAGE = 256;
 
