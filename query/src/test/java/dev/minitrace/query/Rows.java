@@ -1,5 +1,6 @@
 package dev.minitrace.query;
 
+import dev.minitrace.query.export.Folders;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
@@ -21,15 +22,7 @@ public final class Rows {
                 ResultSet rs = s.executeQuery(sql)) {
             return read(rs);
         } finally {
-            deleteTree(spill);
-        }
-    }
-
-    private static void deleteTree(Path folder) throws java.io.IOException {
-        try (var paths = Files.walk(folder)) {
-            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
+            Folders.deleteTree(spill);
         }
     }
 
