@@ -97,7 +97,9 @@ class JfrDumpIT {
         // Chunks are rotated by the dumps alone: at the default 12 MB the busy child's chunks also
         // rotate by size, and a size rotation just before a dump's leaves a chunk of a few
         // milliseconds that may hold none of the child's events (seen in CI: it was descheduled).
-        ChildJvm.Running child = startLinger(dir, "", "200000", "-XX:FlightRecorderOptions:maxchunksize=1g");
+        // The four chunks hold 190-210 MB on this child; past the 250 MB a recording keeps when
+        // it sets neither maxsize nor maxage, the oldest would be dropped (seen in CI on JDK 25).
+        ChildJvm.Running child = startLinger(dir, ",maxsize=4g", "200000", "-XX:FlightRecorderOptions:maxchunksize=1g");
         try {
             awaitReady(dir, child);
             long pid = child.process.pid();
@@ -107,7 +109,11 @@ class JfrDumpIT {
             Path cut = dir.resolve("cut.jfr");
             jcmd(pid, "JFR.dump", "name=mt", "filename=" + cut);
             List<Path> chunks = Recordings.chunks(cut, dir);
-            assertTrue(chunks.size() >= 4, "expected a chunk per rotation, got " + chunks.size());
+            List<Long> sizes = new ArrayList<>();
+            for (Path chunk : chunks) {
+                sizes.add(Files.size(chunk));
+            }
+            assertTrue(chunks.size() >= 4, "expected a chunk per rotation, got " + chunks.size() + " of " + sizes + " bytes");
             assertTrue(Recordings.assertIdsResolvePerChunk(cut, dir) > 0);
             for (Path chunk : chunks.subList(1, chunks.size())) {
                 assertTrue(depthEntries(chunk) > 0, "a later chunk without method events: " + chunk.getFileName());
