@@ -6,7 +6,7 @@ import static dev.minitrace.query.parquet.TableSchema.Kind.LONG;
 import static dev.minitrace.query.parquet.TableSchema.Kind.STRING;
 import static dev.minitrace.query.parquet.TableSchema.optional;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.DELTA;
-import static dev.minitrace.query.parquet.TableSchema.Encoding.HASHES;
+import static dev.minitrace.query.parquet.TableSchema.Encoding.REPEATS;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.PLAIN;
 import static dev.minitrace.query.parquet.TableSchema.required;
 
@@ -36,7 +36,7 @@ public final class TraceTables {
             optional("call_seq", LONG, DELTA),
             optional("class_id", LONG),
             optional("field_id", LONG),
-            optional("bci", INT),
+            optional("bci", INT, REPEATS),
             optional("object_id", LONG, PLAIN),
             optional("array_index", INT),
             optional("array_length", INT)));
@@ -49,13 +49,13 @@ public final class TraceTables {
             optional("parent_seq", LONG, DELTA),
             required("depth", INT),
             required("method_id", LONG),
-            required("stack_id", LONG, HASHES),
-            optional("parent_stack_id", LONG, HASHES),
+            required("stack_id", LONG, REPEATS),
+            optional("parent_stack_id", LONG, REPEATS),
             optional("entry_ns", LONG),
             optional("exit_ns", LONG),
             optional("duration_ns", LONG),
             optional("self_ns", LONG),
-            optional("exit_bci", INT),
+            optional("exit_bci", INT, REPEATS),
             optional("exceptional", BOOLEAN)));
 
     /** One row per monitor hold: an acquire and its release. */

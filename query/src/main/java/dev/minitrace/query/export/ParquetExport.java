@@ -101,8 +101,8 @@ public final class ParquetExport implements TraceWriter {
     @Override
     public long heapBytes() {
         // The row groups of records' families, calls and locks, their page and dictionary buffers, the
-        // slices; and the calls' two stack-id columns' large pages.
-        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (16L << 20) + 2 * TableWriter.HASH_COLUMN_BYTES;
+        // slices; and the large pages of the calls' REPEATS columns.
+        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (16L << 20) + TableWriter.repeatBytes(TraceTables.CALLS);
     }
 
     @Override

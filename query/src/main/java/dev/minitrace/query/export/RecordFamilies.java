@@ -54,7 +54,8 @@ final class RecordFamilies {
 
     /** The heap the families' files may hold at once: their row groups' pages. */
     static long heapBytes() {
-        return PARTS[METHODS] * ParquetExport.ROW_GROUP_BYTES + (NAMES.length - 1) * SMALL_ROW_GROUP_BYTES;
+        return PARTS[METHODS] * ParquetExport.ROW_GROUP_BYTES + (NAMES.length - 1) * SMALL_ROW_GROUP_BYTES
+                + Arrays.stream(PARTS).sum() * TableWriter.repeatBytes(TraceTables.RECORDS);
     }
 
     /** The writer of records of {@code type}. */

@@ -45,10 +45,10 @@ final class ColumnPages {
     static final int PAGE_BYTES = 512 << 10;
     /** ... or this many rows. */
     static final int PAGE_ROWS = 16 << 10;
-    /** A {@link Encoding#HASHES} column's pages end past this many bytes... */
-    static final int HASH_PAGE_BYTES = 2 << 20;
-    /** ... or this many rows: zstd finds a call path's repeats only within one page. */
-    static final int HASH_PAGE_ROWS = 256 << 10;
+    /** A {@link Encoding#REPEATS} column's pages end past this many bytes... */
+    static final int REPEAT_PAGE_BYTES = 2 << 20;
+    /** ... or this many rows: zstd finds a column's repeats only within one page. */
+    static final int REPEAT_PAGE_ROWS = 256 << 10;
     /** A dictionary stops growing past this many bytes of values (parquet-java's page sizes: 256 KB here). */
     static final int DICTIONARY_BYTES = 256 << 10;
 
@@ -98,12 +98,13 @@ final class ColumnPages {
         this.type = column.getPrimitiveType();
         this.kind = kind;
         this.allocator = allocator;
-        // min and max of random values (identity hashes, path hashes) let no reader skip anything
-        boolean random = encoding == Encoding.PLAIN || encoding == Encoding.HASHES;
+        // min and max of random or repeating values (identity hashes, path hashes, bytecode indexes)
+        // let no reader skip anything
+        boolean random = encoding == Encoding.PLAIN || encoding == Encoding.REPEATS;
         this.statistics = !random;
         this.noSizes = SizeStatistics.noopBuilder(type, 0, column.getMaxDefinitionLevel()).build();
-        this.pageRows = encoding == Encoding.HASHES ? HASH_PAGE_ROWS : PAGE_ROWS;
-        this.pageBytes = encoding == Encoding.HASHES ? HASH_PAGE_BYTES : PAGE_BYTES;
+        this.pageRows = encoding == Encoding.REPEATS ? REPEAT_PAGE_ROWS : PAGE_ROWS;
+        this.pageBytes = encoding == Encoding.REPEATS ? REPEAT_PAGE_BYTES : PAGE_BYTES;
         this.defined = column.getMaxDefinitionLevel() > 0 ? new DefinedBits(pageRows + TableWriter.SLICE) : null;
         this.dictionary = encoding == Encoding.DICTIONARY && (kind == Kind.LONG || kind == Kind.INT);
         this.ids = dictionary ? new LongIds() : null;

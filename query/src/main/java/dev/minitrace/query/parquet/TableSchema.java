@@ -42,12 +42,12 @@ public record TableSchema(String name, List<Column> columns) {
          */
         PLAIN,
         /**
-         * Hashes that repeat (the call paths' stack ids): a real program has millions of distinct
-         * ones, each seen many times, and the calls of a loop repeat the same paths in the same
-         * order. PLAIN in pages of up to 2 MB, no min and max: zstd finds those repeats within a
-         * page, which a dictionary of the chunk's distinct paths, at 2 bytes or more an id, did not.
+         * Values that repeat in the order the program ran them: call paths' hashes (a real program
+         * has millions of distinct ones), bytecode indexes. A loop repeats the same values in the
+         * same order; PLAIN in pages of up to 2 MB, no min and max, zstd finds those repeats within
+         * a page, where a dictionary's bit-packed ids hid them.
          */
-        HASHES
+        REPEATS
     }
 
     /** A column: name, type, whether it may be null, and how its values are encoded. */

@@ -32,10 +32,23 @@ import org.apache.parquet.io.api.Binary;
 public final class TableWriter implements Closeable {
     /** Rows per slice: the columns of a slice stay in the CPU's caches while they are written. */
     public static final int SLICE = 4096;
-    /** The heap a {@link TableSchema.Encoding#HASHES} column holds at most: its page, the buffer the page grew in, the compressed page. */
-    public static final long HASH_COLUMN_BYTES = 3L * ColumnPages.HASH_PAGE_BYTES;
     /** Rows of a {@link #staged} writer's small slice; a divisor of {@link #SLICE}. */
     static final int STAGE = 256;
+
+    /**
+     * The heap the {@link TableSchema.Encoding#REPEATS} columns of a file of {@code table} hold at
+     * most: each its large page, the buffer the page grew in by doubling, and the page compressed.
+     */
+    public static long repeatBytes(TableSchema table) {
+        long bytes = 0;
+        for (TableSchema.Column c : table.columns()) {
+            if (c.encoding() == TableSchema.Encoding.REPEATS) {
+                int width = c.kind() == TableSchema.Kind.LONG ? 8 : 4;
+                bytes += 3L * Math.min(ColumnPages.REPEAT_PAGE_BYTES, (long) ColumnPages.REPEAT_PAGE_ROWS * width);
+            }
+        }
+        return bytes;
+    }
 
     private final TableSchema schema;
     private final ParquetFile[] files;

@@ -19,10 +19,10 @@ final class ZstdCompressor implements CompressionCodecFactory.BytesInputCompress
      */
     static final int LEVEL = 1;
     /**
-     * For PLAIN columns of random numbers (identity hashes with a class id above them, call paths'
-     * hashes): zstd's next strategy finds the repeated class bytes between random ones that the
-     * fastest misses, for 17 % less output at a small cost (docs/performance.md, "zstd level 2 for
-     * identity hashes"), and 8 % less for the paths.
+     * For PLAIN and REPEATS columns (identity hashes with a class id above them, call paths'
+     * hashes, bytecode indexes): zstd's next strategy finds the repeated class bytes between random
+     * ones that the fastest misses, for 17 % less output at a small cost (docs/performance.md, "zstd
+     * level 2 for identity hashes"), and 8 % less for the paths.
      */
     static final int RANDOM_LEVEL = 2;
 

@@ -221,15 +221,15 @@ class TableWriterTest {
         }
     }
 
-    private static final TableSchema HASHES = new TableSchema("h", List.of(
+    private static final TableSchema REPEATS = new TableSchema("h", List.of(
             TableSchema.required("id", LONG, TableSchema.Encoding.DELTA),
-            TableSchema.required("stack", LONG, TableSchema.Encoding.HASHES),
+            TableSchema.required("stack", LONG, TableSchema.Encoding.REPEATS),
             TableSchema.required("same", LONG, TableSchema.Encoding.PLAIN),
-            TableSchema.optional("distinct_hash", LONG, TableSchema.Encoding.HASHES)));
+            TableSchema.optional("distinct_hash", LONG, TableSchema.Encoding.REPEATS)));
 
     /**
      * Call paths' hashes repeat in the order a loop calls them: 50,000 distinct ones (400 KB) again
-     * and again. A {@code HASHES} column's pages hold several such rounds, so zstd finds the repeats;
+     * and again. A {@code REPEATS} column's pages hold several such rounds, so zstd finds the repeats;
      * the same values in a {@code PLAIN} column's pages of 16 Ki rows never show one. No dictionary,
      * no min and max; every value comes back, nulls too.
      */
@@ -242,7 +242,7 @@ class TableWriterTest {
             stacks[i] = random(i % distinct);
         }
         Path file = dir.resolve(TableWriter.partFile(0));
-        try (TableWriter w = new TableWriter(HASHES, dir, 1, 300_000, 1L << 30, Map.of())) {
+        try (TableWriter w = new TableWriter(REPEATS, dir, 1, 300_000, 1L << 30, Map.of())) {
             for (int i = 0; i < rows; i++) {
                 int r = w.next();
                 w.longs[0][r] = i;
