@@ -6,8 +6,8 @@ import static dev.minitrace.query.parquet.TableSchema.Kind.LONG;
 import static dev.minitrace.query.parquet.TableSchema.Kind.STRING;
 import static dev.minitrace.query.parquet.TableSchema.optional;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.DELTA;
-import static dev.minitrace.query.parquet.TableSchema.Encoding.REPEATS;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.PLAIN;
+import static dev.minitrace.query.parquet.TableSchema.Encoding.REPEATS;
 import static dev.minitrace.query.parquet.TableSchema.required;
 
 import dev.minitrace.query.parquet.TableSchema;

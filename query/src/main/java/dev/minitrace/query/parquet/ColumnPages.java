@@ -100,7 +100,7 @@ final class ColumnPages {
         this.allocator = allocator;
         // min and max of random or repeating values (identity hashes, path hashes, bytecode indexes)
         // let no reader skip anything
-        boolean random = encoding == Encoding.PLAIN || encoding == Encoding.REPEATS;
+        boolean random = encoding.plainValues();
         this.statistics = !random;
         this.noSizes = SizeStatistics.noopBuilder(type, 0, column.getMaxDefinitionLevel()).build();
         this.pageRows = encoding == Encoding.REPEATS ? REPEAT_PAGE_ROWS : PAGE_ROWS;

@@ -70,8 +70,7 @@ public final class ParquetFile implements Closeable {
         this.levels = new int[columns.length];
         for (int i = 0; i < columns.length; i++) {
             TableSchema.Column c = table.columns().get(i);
-            levels[i] = c.encoding() == TableSchema.Encoding.PLAIN || c.encoding() == TableSchema.Encoding.REPEATS ? ZstdCompressor.RANDOM_LEVEL
-                    : ZstdCompressor.LEVEL;
+            levels[i] = c.encoding().plainValues() ? ZstdCompressor.RANDOM_LEVEL : ZstdCompressor.LEVEL;
             columns[i] = new ColumnPages(descriptors.get(i), c.kind(), c.encoding(), properties.getAllocator());
         }
         startGroup();

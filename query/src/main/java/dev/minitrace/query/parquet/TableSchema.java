@@ -47,7 +47,12 @@ public record TableSchema(String name, List<Column> columns) {
          * same order; PLAIN in pages of up to 2 MB, no min and max, zstd finds those repeats within
          * a page, where a dictionary's bit-packed ids hid them.
          */
-        REPEATS
+        REPEATS;
+
+        /** Whether the values are written as they are (no dictionary, no delta), without min and max, at zstd's next level. */
+        public boolean plainValues() {
+            return this == PLAIN || this == REPEATS;
+        }
     }
 
     /** A column: name, type, whether it may be null, and how its values are encoded. */

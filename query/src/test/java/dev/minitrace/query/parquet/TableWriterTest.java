@@ -234,7 +234,7 @@ class TableWriterTest {
      * no min and max; every value comes back, nulls too.
      */
     @Test
-    void hashColumnsFindRepeatsWithinALargePage() throws Exception {
+    void repeatColumnsFindRepeatsWithinALargePage() throws Exception {
         int rows = 600_000;
         int distinct = 50_000;
         long[] stacks = new long[rows];
