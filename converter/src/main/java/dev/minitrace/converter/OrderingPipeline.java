@@ -234,6 +234,11 @@ final class OrderingPipeline implements AutoCloseable {
         return spills;
     }
 
+    /** The most read buffer bytes the spill runs' cursors held at once. */
+    long peakCursorBytes() {
+        return spill == null ? 0 : spill.peakCursorBytes();
+    }
+
     /**
      * Spills the records of the threads that wait for a missing record first (they cannot be
      * written at the next chunk end anyway), and the others' too if that does not free half the bound.
@@ -441,7 +446,8 @@ final class OrderingPipeline implements AutoCloseable {
             }
         } else {
             for (ThreadSource s : sources) {
-                s.sizes(BLOCK_RECORDS, 1 << 16);
+                // one thread's runs at a time, all of them open at once if they overlap
+                s.sizes(BLOCK_RECORDS, Math.max(4096, Math.min(1 << 16, CURSOR_BUDGET_BYTES / Math.max(1, s.segs.length))));
                 emitter.emit(new ThreadState[] {s.t}, new RecordEmitter.Source[] {s}, 1);
                 s.close();
             }
@@ -520,7 +526,6 @@ final class OrderingPipeline implements AutoCloseable {
         private SpillStore.Cursor[] heap;
         private int[] heapRun;
         private int heapSize;
-        private final List<SpillStore.Cursor> opened = new ArrayList<>();
         private final EventBuffer block = new EventBuffer();
         private int blockRecords;
         private int cursorBytes;
@@ -581,9 +586,10 @@ final class OrderingPipeline implements AutoCloseable {
                         break;
                     }
                     SpillStore.Cursor c = spill.new Cursor(segs[nextSeg], cursorBytes);
-                    opened.add(c);
                     if (c.hasNext()) {
                         push(c, nextSeg);
+                    } else {
+                        c.close();
                     }
                     nextSeg++;
                 }
@@ -603,6 +609,9 @@ final class OrderingPipeline implements AutoCloseable {
                     if (c.hasNext()) {
                         down(0);
                     } else {
+                        // a run read to its end lets its buffer go now, not when the whole merge ends:
+                        // a thread that spilled thousands of runs would hold a buffer for each
+                        c.close();
                         heap[0] = heap[--heapSize];
                         heapRun[0] = heapRun[heapSize];
                         down(0);
@@ -668,8 +677,8 @@ final class OrderingPipeline implements AutoCloseable {
             int taken = memPos - mem.start;
             mem.dropHead(taken);
             inMemory -= taken;
-            for (SpillStore.Cursor c : opened) {
-                c.close();
+            for (int i = 0; i < heapSize; i++) {
+                heap[i].close();
             }
             int before = t.segments.size();
             t.segments.removeIf(s -> s.remaining() == 0);

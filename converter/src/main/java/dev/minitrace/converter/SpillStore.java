@@ -23,6 +23,9 @@ final class SpillStore implements AutoCloseable {
     private long bytesWritten;
     private long recordsWritten;
     private byte[] out = new byte[1 << 16];
+    /** Read buffer bytes of the cursors not closed yet, and the most they ever held at once. */
+    private long cursorBytes;
+    private long peakCursorBytes;
 
     SpillStore(Path dir, String name) throws IOException {
         this.file = new ScratchFile(dir, name, ".spill");
@@ -37,6 +40,11 @@ final class SpillStore implements AutoCloseable {
     /** Records spilled so far. */
     long recordsWritten() {
         return recordsWritten;
+    }
+
+    /** The most read buffer bytes open cursors held at once. */
+    long peakCursorBytes() {
+        return peakCursorBytes;
     }
 
     /**
@@ -154,12 +162,15 @@ final class SpillStore implements AutoCloseable {
         private long value;
         private int aux;
         private long headEndBytes;
+        private boolean closed;
 
         Cursor(Segment seg, int bufferBytes) {
             this.seg = seg;
             // thousands of threads each spill small runs: a buffer never exceeds what is left to read
             this.buf = new byte[(int) Math.max(16, Math.min(bufferBytes, seg.length - seg.consumedBytes))];
             this.filePos = seg.offset + seg.consumedBytes;
+            cursorBytes += buf.length;
+            peakCursorBytes = Math.max(peakCursorBytes, cursorBytes);
             this.consumed = seg.consumed;
             if (seg.consumed == 0) {
                 this.prevSeq = seg.firstSeq;
@@ -204,6 +215,10 @@ final class SpillStore implements AutoCloseable {
         /** Records the position: the segment continues from here next time. */
         void close() {
             seg.consumed = consumed;
+            if (!closed) {
+                closed = true;
+                cursorBytes -= buf.length;
+            }
         }
 
         private void decode() throws IOException {
