@@ -77,11 +77,12 @@ final class ConversionRun {
             return new CliException("cannot " + command + " " + in + " to " + out + ": " + e.getMessage(), ExitCodes.FAILED);
         }
         if (e instanceof OutOfMemoryError) {
-            // The records that wait fit any bound (they spill), but what the reader must hold at once
-            // does not: a chunk's constant pools (JDK 25 puts the packed records' strings there).
+            // The records that wait fit any bound (they spill), but not everything the reader must
+            // hold at once does (a chunk's constant pools, where JDK 25 puts the packed records'
+            // strings), nor a defect: the message names no cause it cannot know.
             return new CliException("cannot " + command + " " + in + " within --memory " + memory + " ("
                     + (Runtime.getRuntime().maxMemory() >> 20)
-                    + " MB heap): a chunk's constant pools need more; run again with a larger --memory, e.g. --memory 2g", ExitCodes.FAILED);
+                    + " MB heap): it ran out of memory; run again with a larger --memory, e.g. --memory 2g", ExitCodes.FAILED);
         }
         return new CliException("cannot " + command + " " + in + ": " + e.getMessage(), ExitCodes.FAILED);
     }
