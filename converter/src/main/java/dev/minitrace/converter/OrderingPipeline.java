@@ -431,7 +431,7 @@ final class OrderingPipeline implements AutoCloseable {
         if (timeOrder) {
             // every thread's merge is open at once: share the budgets
             int block = Math.max(256, Math.min(BLOCK_RECORDS, MERGE_BUDGET_RECORDS / n));
-            int cursorBytes = Math.max(4096, Math.min(1 << 16, CURSOR_BUDGET_BYTES / Math.max(1, segments)));
+            int cursorBytes = cursorBytes(segments);
             ThreadState[] ts = new ThreadState[n];
             RecordEmitter.Source[] src = new RecordEmitter.Source[n];
             for (int i = 0; i < n; i++) {
@@ -447,11 +447,16 @@ final class OrderingPipeline implements AutoCloseable {
         } else {
             for (ThreadSource s : sources) {
                 // one thread's runs at a time, all of them open at once if they overlap
-                s.sizes(BLOCK_RECORDS, Math.max(4096, Math.min(1 << 16, CURSOR_BUDGET_BYTES / Math.max(1, s.segs.length))));
+                s.sizes(BLOCK_RECORDS, cursorBytes(s.segs.length));
                 emitter.emit(new ThreadState[] {s.t}, new RecordEmitter.Source[] {s}, 1);
                 s.close();
             }
         }
+    }
+
+    /** Each cursor's read buffer when {@code runs} runs may be open at once: their share of the budget, 4 to 64 KB. */
+    private static int cursorBytes(int runs) {
+        return Math.max(4096, Math.min(1 << 16, CURSOR_BUDGET_BYTES / Math.max(1, runs)));
     }
 
     /** At the end of the recording: writes every record still waiting, in order, gaps and all. */
