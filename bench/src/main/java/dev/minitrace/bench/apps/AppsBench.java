@@ -3,6 +3,7 @@ package dev.minitrace.bench.apps;
 import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
+import dev.minitrace.bench.TracerOptions;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -215,23 +216,23 @@ public final class AppsBench {
                     List<String> cmd = new ArrayList<>();
                     cmd.add(o.javaHome().resolve("bin/java").toString());
                     boolean other = config.endsWith(AGAINST);
-                    String agentOption = "-javaagent:" + (other ? o.against().resolve(AGENT_IN_CHECKOUT) : agent)
-                            + "=include=" + app.includeFilter() + ",events=" + EVENTS;
-                    // The recording options are those 'bin/mt run' gives (memorysize: so JFR drops nothing).
-                    String recordingOptions = ",filename=" + recording + ",dumponexit=true,maxsize=0,disk=true";
+                    String agentOption = TracerOptions.agent(other ? o.against().resolve(AGENT_IN_CHECKOUT) : agent,
+                            "include=" + app.includeFilter() + ",events=" + EVENTS);
                     switch (other ? config.substring(0, config.length() - AGAINST.length()) : config) {
                         case "plain" -> {
                         }
                         case "agent" -> cmd.add(agentOption);
                         case "agent-eager" -> cmd.addAll(List.of("-Dminitrace.rewrite=eager", agentOption));
-                        case "full" -> cmd.addAll(List.of(agentOption, "-XX:FlightRecorderOptions:memorysize=64m",
-                                "-XX:StartFlightRecording:name=minitrace,settings=" + jfc + recordingOptions));
-                        case "heap" -> cmd.addAll(List.of(agentOption.replace(",events=" + EVENTS, ",events=" + HEAP_EVENTS),
-                                "-XX:FlightRecorderOptions:memorysize=64m",
-                                "-XX:StartFlightRecording:name=minitrace,settings=" + root.resolve("jfc-profiles/minitrace-heap.jfc")
-                                        + recordingOptions));
-                        case "jep520" -> cmd.addAll(List.of("-XX:FlightRecorderOptions:memorysize=64m",
-                                "-XX:StartFlightRecording:name=jep520,settings=" + jep520Jfc.get(name) + recordingOptions));
+                        case "full" -> {
+                            cmd.add(agentOption);
+                            cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
+                        }
+                        case "heap" -> {
+                            cmd.add(agentOption.replace(",events=" + EVENTS, ",events=" + HEAP_EVENTS));
+                            cmd.addAll(TracerOptions.recording("minitrace", root.resolve("jfc-profiles/minitrace-heap.jfc").toString(),
+                                    recording));
+                        }
+                        case "jep520" -> cmd.addAll(TracerOptions.recording("jep520", jep520Jfc.get(name).toString(), recording));
                         default -> throw new IllegalStateException(config);
                     }
                     cmd.add("-cp");
