@@ -48,7 +48,7 @@ public final class MooBenchDriver {
         return last;
     }
 
-    private static void write(long[] times, Path out) throws IOException {
+    static void write(long[] times, Path out) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
