@@ -114,11 +114,11 @@ public final class AppsBench {
             switch (cli.option()) {
                 case "--java" -> javaHome = cli.javaHome();
                 case "--rounds" -> rounds = cli.intNumber(1);
-                case "--apps" -> apps = list(cli.value(), APPS.keySet(), cli.option());
+                case "--apps" -> apps = cli.names(APPS.keySet());
                 case "--configs" -> {
                     List<String> known = new ArrayList<>(CONFIGS);
                     known.addAll(EXTRA_CONFIGS);
-                    configs = list(cli.value(), known, cli.option());
+                    configs = cli.names(known);
                     configsGiven = true;
                 }
                 case "--keep" -> keep = Path.of(cli.value());
@@ -139,19 +139,6 @@ public final class AppsBench {
             }
         }
         return new Options(javaHome, rounds, apps, configs, configsGiven, keep, convert, against);
-    }
-
-    private static List<String> list(String value, java.util.Collection<String> known, String option) throws BenchArgs.Usage {
-        List<String> out = new ArrayList<>();
-        for (String s : value.split(",")) {
-            if (!known.contains(s)) {
-                throw new BenchArgs.Usage(option + ": unknown '" + s + "' (expected some of " + String.join(",", known) + ")");
-            }
-            if (!out.contains(s)) {
-                out.add(s);
-            }
-        }
-        return out;
     }
 
     static void run(Options o) throws Exception {

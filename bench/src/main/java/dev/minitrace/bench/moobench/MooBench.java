@@ -86,15 +86,7 @@ public final class MooBench {
                 case "--depth" -> depth = cli.intNumber(1);
                 case "--method-time" -> methodTime = cli.number(0);
                 case "--configs" -> {
-                    configs = new ArrayList<>();
-                    for (String c : cli.value().split(",")) {
-                        if (!CONFIGS.contains(c)) {
-                            throw new BenchArgs.Usage("--configs: unknown '" + c + "' (expected some of " + String.join(",", CONFIGS) + ")");
-                        }
-                        if (!configs.contains(c)) {
-                            configs.add(c);
-                        }
-                    }
+                    configs = new ArrayList<>(cli.names(CONFIGS));
                     configsGiven = true;
                 }
                 case "--keep" -> keep = Path.of(cli.value());
