@@ -1,6 +1,7 @@
 package dev.minitrace.bench;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -35,5 +36,20 @@ public final class TracerOptions {
      */
     public static String methodTrace(String filter) {
         return "+jdk.MethodTrace#enabled=true,+jdk.MethodTrace#stackTrace=false,+jdk.MethodTrace#filter=" + filter;
+    }
+
+    /**
+     * {@code configs} as they can run on a child of JDK {@code feature}: JEP 520's configuration
+     * {@code jep520} needs JDK 25; below it, it is left out, or refused when the user named it.
+     */
+    public static List<String> runnable(List<String> configs, boolean named, int feature) throws BenchArgs.Usage {
+        List<String> out = new ArrayList<>(configs);
+        if (feature < 25 && out.contains("jep520")) {
+            if (named) {
+                throw new BenchArgs.Usage("--configs jep520 needs a JDK 25 or later child (--java); this one is JDK " + feature);
+            }
+            out.remove("jep520");
+        }
+        return out;
     }
 }

@@ -144,13 +144,7 @@ public final class AppsBench {
     static void run(Options o) throws Exception {
         ChildJvm jvm = new ChildJvm(o.javaHome(), BenchPaths.benchJar());
         int feature = jvm.featureVersion();
-        List<String> configs = new ArrayList<>(o.configs());
-        if (feature < 25 && configs.contains("jep520")) {
-            if (o.configsGiven()) {
-                throw new BenchArgs.Usage("--configs jep520 needs a JDK 25 or later child (--java); this one is JDK " + feature);
-            }
-            configs.remove("jep520");
-        }
+        List<String> configs = TracerOptions.runnable(o.configs(), o.configsGiven(), feature);
         if (o.against() != null) {
             // Every configuration that loads the agent runs again, in the same rounds, with the agent of another checkout.
             List<String> both = new ArrayList<>();

@@ -108,13 +108,7 @@ public final class MooBench {
     static void run(Options o) throws Exception {
         ChildJvm jvm = new ChildJvm(o.javaHome(), BenchPaths.benchJar());
         int feature = jvm.featureVersion();
-        List<String> keys = new ArrayList<>(o.configs());
-        if (feature < 25 && keys.contains("jep520")) {
-            if (o.configsGiven()) {
-                throw new BenchArgs.Usage("--configs jep520 needs a JDK 25 or later child (--java); this one is JDK " + feature);
-            }
-            keys.remove("jep520");
-        }
+        List<String> keys = TracerOptions.runnable(o.configs(), o.configsGiven(), feature);
         Path root = BenchPaths.projectRoot();
         Path agents = root.resolve("bench/target/moobench");
         for (String[] needed : new String[][] {{"kieker", "kieker-aspectj.jar"}, {"otel", "opentelemetry-javaagent.jar"}}) {
