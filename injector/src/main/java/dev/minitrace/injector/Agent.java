@@ -154,7 +154,7 @@ public final class Agent {
         Hooks hooks = new Hooks(options, inst);
         if (defer) {
             // Nothing calls a hook before a recording turns tracing on: loading them (about 9 ms
-            // of premain, docs/performance.md) waits for the first recording JFR tells of.
+            // of premain, docs/decisions.md) waits for the first recording JFR tells of.
             Enablement.beforeFirstUpdate(hooks);
         } else {
             hooks.run();

@@ -30,9 +30,8 @@ import java.util.Set;
  * {@code minitrace.MethodBuffer} event per few hundred), otherwise one JFR event each
  * ({@link Records}); the sequence is shared either way.
  *
- * <p>Over 400 lines as one class: the hooks are static methods that rewritten code calls, and
- * the frame bookkeeping, the scaffold and the two record forms share their private state; a
- * form in another class would widen the agent's surface for no gain on the hot path.
+ * <p>The hooks are static methods that rewritten code calls; the frame bookkeeping, the scaffold
+ * and the two record forms share their private state.
  */
 public final class Trace {
     /** True when a running recording may enable method entry or exit events. */
