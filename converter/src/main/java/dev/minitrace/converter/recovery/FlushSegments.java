@@ -1,6 +1,7 @@
 package dev.minitrace.converter.recovery;
 
 import dev.minitrace.converter.jfr.fast.ChunkHeader;
+import dev.minitrace.converter.util.FileReads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -105,15 +106,7 @@ public final class FlushSegments {
     private static int fill(FileChannel ch, ByteBuffer b, long position, long length) throws IOException {
         b.clear();
         b.limit((int) Math.min(b.capacity(), length));
-        long pos = position;
-        while (b.hasRemaining()) {
-            int r = ch.read(b, pos);
-            if (r < 0) {
-                break;
-            }
-            pos += r;
-        }
-        return b.position();
+        return FileReads.readAt(ch, b, position);
     }
 
     /** JFR's varint at {@code i} into {@code out[slot]}: bytes used, or -1 when it runs past {@code limit}. */

@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import dev.minitrace.converter.util.FileReads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -95,16 +96,7 @@ public record ChunkHeader(int index, long fileOffset, int major, int minor, long
      * @return the bytes read
      */
     public static int read(FileChannel ch, long position, byte[] b) throws IOException {
-        ByteBuffer dst = ByteBuffer.wrap(b, 0, SIZE);
-        long p = position;
-        while (dst.hasRemaining()) {
-            int r = ch.read(dst, p);
-            if (r < 0) {
-                break;
-            }
-            p += r;
-        }
-        return dst.position();
+        return FileReads.readAt(ch, ByteBuffer.wrap(b, 0, SIZE), position);
     }
 
     private static int u2(byte[] b, int i) {
