@@ -11,6 +11,7 @@ import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.Trace;
+import dev.minitrace.injector.runtime.TraceSettings;
 import dev.minitrace.wire.AttachRequest;
 import java.lang.instrument.Instrumentation;
 
@@ -122,9 +123,9 @@ public final class Agent {
         @Override
         public void run() {
             preload();
-            Trace.measureSizesWith(inst);
-            Trace.preferBuffered(options.bufferMethods());
-            Trace.watchDeaths(options.events().contains(EventKind.DEATH));
+            TraceSettings.measureSizesWith(inst);
+            TraceSettings.preferBuffered(options.bufferMethods());
+            TraceSettings.watchDeaths(options.events().contains(EventKind.DEATH));
             Capture.redact(options.redaction());
             Capture.requested(!options.captures().isEmpty());
         }
