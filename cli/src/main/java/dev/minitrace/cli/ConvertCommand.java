@@ -4,18 +4,14 @@ import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.Converter;
 import dev.minitrace.converter.FragmentPolicy;
-import dev.minitrace.converter.TimeBound;
-import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.RecordingSource;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -57,16 +53,8 @@ public final class ConvertCommand implements Callable<Integer> {
             description = "Which GCs start a fragment: those that can move objects (default), every GC, or none.")
     String fragments;
 
-    @Option(names = "--from", paramLabel = "TIME",
-            description = "Start of the time window: an ISO instant (2026-01-02T03:04:05Z) or a duration after the recording's start (5s, 250ms, PT1M).")
-    String from;
-
-    @Option(names = "--to", paramLabel = "TIME", description = "End of the time window (exclusive), as --from.")
-    String to;
-
-    @Option(names = "--threads", paramLabel = "NAME|ID", split = ",",
-            description = "Only these threads: names, JFR thread ids or Java thread ids, comma-separated.")
-    List<String> threads;
+    @Mixin
+    WindowOptions window;
 
     @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc,exception,field,death,receiver",
             description = "The record kinds to write, a subset of method,lock,alloc,gc,exception,field,death,receiver (default: all).")
@@ -76,12 +64,11 @@ public final class ConvertCommand implements Callable<Integer> {
             description = "Where records that wait for a late buffer or for memory go (default: OUT's folder). The file is removed whatever happens.")
     Path tempDir;
 
-    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
-            description = "Memory the whole conversion may use, e.g. 512m or 4g (default 512m): bin/mt sizes the JVM to it, and records beyond it wait on disk.")
-    String memory;
+    @Mixin
+    MemoryOption memory;
 
-    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
-    String engine;
+    @Mixin
+    EngineOption engine;
 
     /** The name its messages start with ({@code mt recover} runs this command under its own). */
     String name = "convert";
@@ -90,8 +77,8 @@ public final class ConvertCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         ConvertOptions options = options();
-        RecordingSource source = ConversionRun.engine(engine);
-        MemorySize.parse(memory);
+        RecordingSource source = engine.source();
+        memory.bytes();
         ConvertFormats.Format f = ConvertFormats.byName(format);
         if (f == null) {
             throw new CliException("unknown format '" + format + "' (expected " + String.join(" or ", ConvertFormats.all().keySet()) + ")",
@@ -124,7 +111,7 @@ public final class ConvertCommand implements Callable<Integer> {
             input.report(err, name, report.threads());
             recoveryLost = input.lostData();
         } catch (IOException | OutOfMemoryError e) {
-            throw ConversionRun.failure(e, name, in, out, memory);
+            throw ConversionRun.failure(e, name, in, out, memory.text);
         }
         ConversionRun.warn(err, name, report, options);
         String waits = report.spilledRecords() == 0 ? ""
@@ -147,14 +134,8 @@ public final class ConvertCommand implements Callable<Integer> {
                 case "global" -> true;
                 default -> throw new IllegalArgumentException("unknown layout '" + layout + "' (expected thread or global)");
             };
-            Set<String> wanted = threads == null ? null : new LinkedHashSet<>();
-            if (threads != null) {
-                for (String t : threads) {
-                    wanted.add(t.trim());
-                }
-            }
-            return new ConvertOptions(global, FragmentPolicy.parse(fragments), from == null ? null : TimeBound.parse(from),
-                    to == null ? null : TimeBound.parse(to), wanted, ConvertOptions.parseEvents(events));
+            return new ConvertOptions(global, FragmentPolicy.parse(fragments), window.from(), window.to(), window.threads(),
+                    ConvertOptions.parseEvents(events));
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }

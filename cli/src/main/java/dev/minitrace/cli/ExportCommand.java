@@ -3,21 +3,18 @@ package dev.minitrace.cli;
 import dev.minitrace.query.export.RecordingFacts;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.FragmentPolicy;
+import dev.minitrace.converter.InputKind;
 import dev.minitrace.converter.TimeBound;
-import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogFormat;
-import dev.minitrace.views.InputKind;
 import dev.minitrace.views.timeline.TimelineOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -66,16 +63,8 @@ public final class ExportCommand implements Callable<Integer> {
                     + " JFR records none).")
     String host;
 
-    @Option(names = "--from", paramLabel = "TIME",
-            description = "Start of the time window: an ISO instant or a duration after the recording's start (5s, 250ms, PT1M).")
-    String from;
-
-    @Option(names = "--to", paramLabel = "TIME", description = "End of the time window (exclusive), as --from.")
-    String to;
-
-    @Option(names = "--threads", paramLabel = "NAME|ID", split = ",",
-            description = "Only these threads: names, JFR thread ids or Java thread ids, comma-separated.")
-    List<String> threads;
+    @Mixin
+    WindowOptions window;
 
     @Option(names = "--no-alloc", description = "Leave out the allocations.")
     boolean noAlloc;
@@ -97,12 +86,11 @@ public final class ExportCommand implements Callable<Integer> {
             description = "Where records that wait go (default: OUT's folder). The files are removed whatever happens.")
     Path tempDir;
 
-    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
-            description = "Memory the whole export may use (default 512m): bin/mt sizes the JVM to it.")
-    String memory;
+    @Mixin
+    MemoryOption memory;
 
-    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
-    String engine;
+    @Mixin
+    EngineOption engine;
 
     @Override
     public Integer call() {
@@ -118,8 +106,8 @@ public final class ExportCommand implements Callable<Integer> {
         if (maxEvents < 1) {
             throw new CliException("--max-events must be at least 1, not " + maxEvents, ExitCodes.USAGE);
         }
-        RecordingSource source = ConversionRun.engine(engine);
-        MemorySize.parse(memory);
+        RecordingSource source = engine.source();
+        memory.bytes();
         if (f.writesFolder()) {
             checkFolder();
         } else {
@@ -157,7 +145,7 @@ public final class ExportCommand implements Callable<Integer> {
             status = f.export(new ExportFormat.Request(in, kind == InputKind.MTLOG, out, options, fromBound, toBound, maxEvents, source,
                     tempDir, progress, host != null ? host : RecordingFacts.localHost(), spec.commandLine().getOut(), err));
         } catch (IOException | OutOfMemoryError e) {
-            throw ConversionRun.failure(e, "export", this.in, out, memory);
+            throw ConversionRun.failure(e, "export", this.in, out, memory.text);
         }
         input.report(err, "export", -1);
         spec.commandLine().getOut().flush();
@@ -181,19 +169,11 @@ public final class ExportCommand implements Callable<Integer> {
 
     private ConvertOptions options() {
         try {
-            Set<String> wanted = null;
-            if (threads != null) {
-                wanted = new LinkedHashSet<>();
-                for (String t : threads) {
-                    wanted.add(t.trim());
-                }
-            }
             int mask = ConvertOptions.parseEvents(events);
             if (noAlloc) {
                 mask &= ~(1 << MtlogFormat.OBJECT_ALLOC);
             }
-            return new ConvertOptions(false, FragmentPolicy.parse(fragments), from == null ? null : TimeBound.parse(from),
-                    to == null ? null : TimeBound.parse(to), wanted, mask);
+            return new ConvertOptions(false, FragmentPolicy.parse(fragments), window.from(), window.to(), window.threads(), mask);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }

@@ -3,7 +3,7 @@ package dev.minitrace.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
-import dev.minitrace.converter.jfr.Engines;
+import dev.minitrace.converter.InputKind;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogFormat;
@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.function.LongFunction;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -75,8 +76,8 @@ public final class PrintCommand implements Callable<Integer> {
             description = "--tree: end with the N-th record of each thread (default: the last)")
     long to;
 
-    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine (--tree of a .jfr).")
-    String engine;
+    @Mixin
+    EngineOption engine;
 
     @Override
     public Integer call() throws IOException {
@@ -91,7 +92,7 @@ public final class PrintCommand implements Callable<Integer> {
             throw new CliException("--from " + from + " --to " + (to == Long.MAX_VALUE ? "(last)" : to)
                     + ": expected 1 <= --from <= --to", ExitCodes.USAGE);
         }
-        if (tree && (Files.isDirectory(file) || SummaryCommand.isJfr(file))) {
+        if (tree && (Files.isDirectory(file) || InputKind.isJfr(file))) {
             return printJfrTree(out);
         }
         try (MtlogReader r = MtlogReader.open(file)) {
@@ -111,7 +112,7 @@ public final class PrintCommand implements Callable<Integer> {
         } catch (NoSuchFileException e) {
             throw new CliException(file + ": no such file");
         } catch (IOException e) {
-            if (SummaryCommand.isJfr(file)) {
+            if (InputKind.isJfr(file)) {
                 // the likeliest mistake: point the user at the step they skipped
                 throw new CliException(file + ": a JFR recording, not an .mtlog file: convert it first (mt convert "
                         + file + " OUT.mtlog) or use mt summary");
@@ -263,7 +264,7 @@ public final class PrintCommand implements Callable<Integer> {
 
     private int printJfrTree(PrintWriter out) {
         PrintWriter err = spec.commandLine().getErr();
-        RecordingSource source = ConversionRun.engine(engine);
+        RecordingSource source = engine.source();
         List<String> problems = new ArrayList<>();
         JfrCallTrees trees;
         boolean recoveryLost;

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -97,9 +98,8 @@ public final class QueryCommand implements Callable<Integer> {
     @Option(names = "--temp-dir", paramLabel = "DIR", description = "Where the temporary export and DuckDB's spill files go (default: the system's temporary folder).")
     Path tempDir;
 
-    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
-            description = "Memory the whole command may use, DuckDB included (default 512m): bin/mt sizes the JVM to it, DuckDB gets what the heap leaves.")
-    String memory;
+    @Mixin
+    MemoryOption memory;
 
     @Override
     public Integer call() {
@@ -109,7 +109,7 @@ public final class QueryCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }
-        long memoryBytes = MemorySize.parse(memory);
+        long memoryBytes = memory.bytes();
         String text = statement();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -57,9 +58,8 @@ public final class RecoverCommand implements Callable<Integer> {
             description = "Where the recovered recording and the records that wait go (default: OUT's folder). Removed whatever happens.")
     Path tempDir;
 
-    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
-            description = "Memory the whole conversion may use (default 512m).")
-    String memory;
+    @Mixin
+    MemoryOption memory;
 
     @Override
     public Integer call() {
@@ -68,7 +68,7 @@ public final class RecoverCommand implements Callable<Integer> {
         // mt convert with its own defaults for everything recover does not ask: picocli parses
         // them, so a default added to convert (a format, an event kind) reaches recover too.
         ConvertCommand convert = new ConvertCommand();
-        List<String> args = new ArrayList<>(List.of(folder.toString(), out.toString(), "--layout", layout, "--memory", memory));
+        List<String> args = new ArrayList<>(List.of(folder.toString(), out.toString(), "--layout", layout, "--memory", memory.text));
         if (tempDir != null) {
             args.addAll(List.of("--temp-dir", tempDir.toString()));
         }

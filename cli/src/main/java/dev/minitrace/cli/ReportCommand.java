@@ -1,15 +1,15 @@
 package dev.minitrace.cli;
 
 import dev.minitrace.converter.ConvertOptions;
-import dev.minitrace.converter.jfr.Engines;
+import dev.minitrace.converter.InputKind;
 import dev.minitrace.converter.jfr.RecordingSource;
-import dev.minitrace.views.InputKind;
 import dev.minitrace.views.report.Report;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,18 +45,17 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Where records that wait go (default: OUT's folder). The files are removed whatever happens.")
     Path tempDir;
 
-    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
-            description = "Memory the whole command may use (default 512m): bin/mt sizes the JVM to it.")
-    String memory;
+    @Mixin
+    MemoryOption memory;
 
-    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
-    String engine;
+    @Mixin
+    EngineOption engine;
 
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        RecordingSource source = ConversionRun.engine(engine);
-        MemorySize.parse(memory);
+        RecordingSource source = engine.source();
+        memory.bytes();
         ConversionRun.checkPaths(in, out, "a recording or an .mtlog");
         ConversionRun.checkTempDir(tempDir);
         Report.Result r;
@@ -72,7 +71,7 @@ public final class ReportCommand implements Callable<Integer> {
             input.report(err, "report", r.threads());
             recoveryLost = input.lostData();
         } catch (IOException | OutOfMemoryError e) {
-            throw ConversionRun.failure(e, "report", in, out, memory);
+            throw ConversionRun.failure(e, "report", in, out, memory.text);
         }
         for (String w : r.warnings()) {
             err.println("report: warning: " + w);

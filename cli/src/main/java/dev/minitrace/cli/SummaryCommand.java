@@ -3,20 +3,20 @@ package dev.minitrace.cli;
 import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.Converter;
+import dev.minitrace.converter.InputKind;
 import dev.minitrace.converter.MtlogSummary;
 import dev.minitrace.converter.capture.CaptureSummary;
-import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -43,17 +43,16 @@ public final class SummaryCommand implements Callable<Integer> {
     @Option(names = "--top", defaultValue = "10", description = "How many top methods, classes and monitors to list (default 10).")
     int top;
 
-    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT,
-            description = "The JFR reading engine (for a .jfr).")
-    String engine;
+    @Mixin
+    EngineOption engine;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
-            if (Files.isDirectory(file) || startsWithFlr(file)) {
-                RecordingSource source = ConversionRun.engine(engine);
+            if (Files.isDirectory(file) || InputKind.of(file) == InputKind.JFR) {
+                RecordingSource source = engine.source();
                 Path dir = Files.createTempDirectory("minitrace-summary-");
                 Path log = dir.resolve("summary.mtlog");
                 // removed on Ctrl-C too (deleteOnExit deletes in reverse order: the log, then its folder)
@@ -84,7 +83,7 @@ public final class SummaryCommand implements Callable<Integer> {
             try {
                 return summarize(file, out, err);
             } catch (IOException e) {
-                if (e instanceof NoSuchFileException || !looksUnknown(file)) {
+                if (e instanceof NoSuchFileException || InputKind.of(file) != InputKind.OTHER) {
                     throw e;
                 }
                 // summary takes both formats: naming only .mtlog would mislead about a broken .jfr
@@ -110,30 +109,6 @@ public final class SummaryCommand implements Callable<Integer> {
                 return ExitCodes.PARTIAL;
             }
             return ExitCodes.OK;
-        }
-    }
-
-    /** True when {@code f} starts with neither format's magic (or is too short for either). */
-    private static boolean looksUnknown(Path f) throws IOException {
-        try (InputStream in = Files.newInputStream(f)) {
-            byte[] b = in.readNBytes(5);
-            return !(b.length == 5 && b[0] == 'M' && b[1] == 'T' && b[2] == 'L' && b[3] == 'O' && b[4] == 'G');
-        }
-    }
-
-    /** True when {@code f} starts with JFR's chunk magic {@code FLR\0}. */
-    static boolean isJfr(Path f) {
-        try {
-            return startsWithFlr(f);
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static boolean startsWithFlr(Path f) throws IOException {
-        try (InputStream in = Files.newInputStream(f)) {
-            byte[] b = in.readNBytes(4);
-            return b.length == 4 && b[0] == 'F' && b[1] == 'L' && b[2] == 'R' && b[3] == 0;
         }
     }
 }

@@ -140,7 +140,7 @@ public final class Converter {
      * go to a scratch file ({@link BufferReorder}); within the fixed share. Sized for JDK 17
      * recordings, where a thread's events reach the file millions of records out of order within a
      * chunk: taken from the waiting records' columns, which the early writing keeps small
-     * (docs/performance.md, "A chunk past one thread's share read twice").
+     * (docs/decisions.md, "Buffer events put in their thread's order before decoding").
      */
     static final long REORDER_MEMORY_BYTES = 64L << 20;
 

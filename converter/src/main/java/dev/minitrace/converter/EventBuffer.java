@@ -19,9 +19,8 @@ import java.util.Arrays;
  * <p>Readers call {@link #normalize()} first; the entries are then at {@code [start, size)}
  * without empty slots, and {@link #seq(int)} gives their sequence.
  *
- * <p>One class of over 400 lines because the placed and appended modes are two representations of
- * the same columns that switch into each other in place; every operation (add, release, move,
- * trim) must keep both modes' invariants, which is easiest to check in one file.
+ * <p>The placed and appended modes are two representations of the same columns that switch into
+ * each other in place; every operation (add, release, move, trim) keeps both modes' invariants.
  */
 final class EventBuffer {
     /**

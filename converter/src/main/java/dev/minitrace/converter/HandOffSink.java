@@ -39,7 +39,7 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
      * delivered. A chunk's buffer events that waited for an earlier one ({@code BufferReorder})
      * are decoded in a burst at its end, which the sink's thread takes longer to order than this
      * thread to decode; with room for 49 K records more this thread goes on with the next chunk
-     * sooner (JDK 17 ecj recording: 6.23 s against 6.57 s with two, docs/performance.md). Each
+     * sooner (docs/decisions.md, "Reading and ordering on two threads, with room for a chunk's burst"). Each
      * holds about 670 KB, within {@code Converter.FIXED_HEAP_BYTES}.
      */
     private static final int BATCHES = 8;

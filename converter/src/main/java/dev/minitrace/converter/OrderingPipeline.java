@@ -33,11 +33,10 @@ import java.util.concurrent.TimeUnit;
  * of every thread after the time a waiting thread has reached, wait for the next chunk end (one
  * chunk of lateness for a thread's newest records, as JFR's chunk rotation gives).
  *
- * <p>One class of over 400 lines because hold-back, spilling and the writer hand-over share one
- * piece of state (what waits where: {@code inMemory}, each thread's segments, the batch in flight)
- * and one invariant (nothing is written before its thread's earlier records): split apart, each
- * part would have to re-check the others' bookkeeping. The merge of one thread's runs is the
- * inner class {@code ThreadSource}.
+ * <p>Hold-back, spilling and the writer hand-over share one piece of state (what waits where:
+ * {@code inMemory}, each thread's segments, the batch in flight) and one invariant: nothing is
+ * written before its thread's earlier records. The merge of one thread's runs is the inner class
+ * {@code ThreadSource}.
  *
  * <p>Memory: when the columns pass the bound, their slack is given back first (emptied batch
  * buffers, slots already written, growth headroom); only when the waiting records themselves fill
@@ -398,7 +397,7 @@ final class OrderingPipeline implements AutoCloseable {
         emitter.emit(ts, batches, n);
         // Kept at their size for the threads' next batches while the bound allows (relieve() gives
         // them back when waiting records need the room): a buffer emptied to its small size grows
-        // back through half a dozen copies in every chunk (docs/performance.md).
+        // back through half a dozen copies in every chunk (docs/decisions.md).
         boolean keep = meter.bytes() <= maxSlots;
         for (int k = 0; k < n; k++) {
             if (keep) {

@@ -11,6 +11,7 @@ import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.Trace;
+import dev.minitrace.injector.runtime.TraceSettings;
 import dev.minitrace.wire.AttachRequest;
 import java.lang.instrument.Instrumentation;
 
@@ -122,9 +123,9 @@ public final class Agent {
         @Override
         public void run() {
             preload();
-            Trace.measureSizesWith(inst);
-            Trace.preferBuffered(options.bufferMethods());
-            Trace.watchDeaths(options.events().contains(EventKind.DEATH));
+            TraceSettings.measureSizesWith(inst);
+            TraceSettings.preferBuffered(options.bufferMethods());
+            TraceSettings.watchDeaths(options.events().contains(EventKind.DEATH));
             Capture.redact(options.redaction());
             Capture.requested(!options.captures().isEmpty());
         }
@@ -154,7 +155,7 @@ public final class Agent {
         Hooks hooks = new Hooks(options, inst);
         if (defer) {
             // Nothing calls a hook before a recording turns tracing on: loading them (about 9 ms
-            // of premain, docs/performance.md) waits for the first recording JFR tells of.
+            // of premain, docs/decisions.md) waits for the first recording JFR tells of.
             Enablement.beforeFirstUpdate(hooks);
         } else {
             hooks.run();

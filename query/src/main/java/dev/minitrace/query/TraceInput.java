@@ -1,12 +1,15 @@
 package dev.minitrace.query;
 
+import dev.minitrace.converter.InputKind;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** What a trace argument is: a JFR recording, an {@code .mtlog}, or a folder of exported tables. Told by content, not by name. */
+/**
+ * What a trace argument is: a JFR recording, an {@code .mtlog} (told by the converter's
+ * {@link InputKind}), or a folder of exported tables. Told by content, not by name.
+ */
 public enum TraceInput {
     /** A JFR recording (starts with {@code FLR\0}). */
     JFR,
@@ -27,17 +30,13 @@ public enum TraceInput {
         if (!Files.exists(path)) {
             throw new NoSuchFileException(path + ": no such file or folder");
         }
-        byte[] head = new byte[8];
-        int n;
-        try (InputStream in = Files.newInputStream(path)) {
-            n = in.readNBytes(head, 0, 8);
-        }
-        if (n >= 4 && head[0] == 'F' && head[1] == 'L' && head[2] == 'R' && head[3] == 0) {
-            return JFR;
-        }
-        if (n == 8 && head[0] == 'M' && head[1] == 'T' && head[2] == 'L' && head[3] == 'O' && head[4] == 'G' && head[5] == 0
-                && head[6] == '\r' && head[7] == '\n') {
-            return MTLOG;
+        switch (InputKind.of(path)) {
+            case JFR:
+                return JFR;
+            case MTLOG:
+                return MTLOG;
+            default:
+                break;
         }
         throw new IOException(path + ": not a JFR recording, an .mtlog file or a folder of exported tables");
     }

@@ -36,8 +36,8 @@ import java.util.regex.Pattern;
  * round's full trace with {@code bin/mt-convert} as users run it. Any checksum that differs from
  * the first run's stops the benchmark with exit status 1.
  *
- * <p>Over 400 lines as one class: it is a script (options, the apps' definitions, the interleaved
- * rounds, the report) with no part another benchmark reuses; {@link AppRuns} holds what is.
+ * <p>A script (options, the apps' definitions, the interleaved rounds, the report); what another
+ * benchmark reuses is in {@link AppRuns}.
  */
 public final class AppsBench {
     static final List<String> CONFIGS = List.of("plain", "agent", "full", "jep520");

@@ -37,7 +37,7 @@ public final class FastRecordingSource implements RecordingSource {
      * (system property {@code minitrace.prefetchChunkBytes}, documented in docs/cli.md; the parsed
      * chunk waits in columns, at most two chunks). Off by default: recording and replaying the
      * events costs more CPU than the overlap saves when the converter's parser and writer threads
-     * already keep the cores busy (docs/performance.md).
+     * already keep the cores busy (docs/decisions.md, "No chunk prefetch by default").
      */
     static final long DEFAULT_PREFETCH_BYTES = 0;
 

@@ -1,8 +1,7 @@
 package dev.minitrace.converter.jfr;
 
+import dev.minitrace.converter.jfr.fast.ChunkHeader;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -11,17 +10,12 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Splits a JFR file into its chunks by reading only the chunk headers (big-endian: magic
- * {@code FLR\0}, major u16, minor u16, chunk size u64, constant pool offset u64, metadata offset
- * u64, start ns u64, duration ns u64, ...). A recording cut short (a crash, a copy of a file still
- * being written) ends with an incomplete chunk: it is reported as the {@link #lostTail()} instead
- * of failing, so every complete chunk can still be read.
+ * Splits a JFR file into its chunks by reading only the chunk headers ({@link ChunkHeader}). A
+ * recording cut short (a crash, a copy of a file still being written) ends with an incomplete
+ * chunk: it is reported as the {@link #lostTail()} instead of failing, so every complete chunk can
+ * still be read.
  */
 public final class JfrChunks {
-    /** Size of a JFR chunk header. */
-    static final int HEADER_SIZE = 68;
-    private static final int MAGIC = 0x464C5200; // "FLR\0"
-
     private final Path file;
     private final long fileSize;
     private final List<JfrChunk> chunks;
@@ -43,22 +37,13 @@ public final class JfrChunks {
             if (size == 0) {
                 throw new JfrInputException("empty file, not a JFR recording");
             }
-            ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
+            byte[] b = new byte[ChunkHeader.SIZE];
             List<JfrChunk> chunks = new ArrayList<>();
             long pos = 0;
             String problem = null;
             while (pos < size) {
-                h.clear();
-                int n = 0;
-                while (h.hasRemaining()) {
-                    int r = ch.read(h, pos + h.position());
-                    if (r < 0) {
-                        break;
-                    }
-                    n += r;
-                }
-                h.flip();
-                if (n < 4 || h.getInt(0) != MAGIC) {
+                int n = ChunkHeader.read(ch, pos, b);
+                if (!ChunkHeader.hasMagic(b, 0, n)) {
                     if (pos == 0) {
                         throw new JfrInputException(n < 4 && size < 4 ? "not a JFR recording (" + size + " bytes)"
                                 : "not a JFR recording (no FLR magic at offset 0)");
@@ -66,31 +51,30 @@ public final class JfrChunks {
                     problem = "no chunk header at offset " + pos;
                     break;
                 }
-                if (n < HEADER_SIZE) {
+                if (n < ChunkHeader.SIZE) {
                     problem = "incomplete chunk header at offset " + pos;
                     break;
                 }
-                int major = Short.toUnsignedInt(h.getShort(4));
-                if (major != 1 && major != 2) {
+                ChunkHeader h = ChunkHeader.decode(b, 0, chunks.size(), pos);
+                if (!h.knownVersion()) {
                     if (pos == 0) {
-                        throw new JfrInputException("unsupported JFR file version " + major + "." + Short.toUnsignedInt(h.getShort(6)));
+                        throw new JfrInputException("unsupported JFR file version " + h.major() + "." + h.minor());
                     }
-                    problem = "chunk at offset " + pos + " has unsupported version " + major;
+                    problem = "chunk at offset " + pos + " has unsupported version " + h.major();
                     break;
                 }
-                long chunkSize = h.getLong(8);
-                if (chunkSize < HEADER_SIZE || chunkSize > size - pos) {
-                    problem = "incomplete chunk at offset " + pos + " (header says " + chunkSize + " bytes, "
+                if (h.size() < ChunkHeader.SIZE || h.size() > size - pos) {
+                    problem = "incomplete chunk at offset " + pos + " (header says " + h.size() + " bytes, "
                             + (size - pos) + " present)";
                     break;
                 }
-                long ticksPerSecond = h.getLong(56);
-                if (ticksPerSecond <= 0) {
-                    problem = "chunk at offset " + pos + " has a tick frequency of " + ticksPerSecond;
+                if (h.ticksPerSecond() <= 0) {
+                    problem = "chunk at offset " + pos + " has a tick frequency of " + h.ticksPerSecond();
                     break;
                 }
-                chunks.add(new JfrChunk(chunks.size(), pos, chunkSize, h.getLong(32), h.getLong(40), h.getLong(48), ticksPerSecond));
-                pos += chunkSize;
+                chunks.add(new JfrChunk(h.index(), pos, h.size(), h.startNanos(), h.durationNanos(), h.startTicks(),
+                        h.ticksPerSecond()));
+                pos += h.size();
             }
             return new JfrChunks(file, size, Collections.unmodifiableList(chunks), size - pos, problem);
         }

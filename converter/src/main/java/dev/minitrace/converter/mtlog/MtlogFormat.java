@@ -1,5 +1,7 @@
 package dev.minitrace.converter.mtlog;
 
+import java.util.Arrays;
+
 /**
  * The constants of the {@code .mtlog} format, version 1 (see {@code docs/mtlog-format.md}): header
  * layout, block kinds, record types and layout flags. All integers in a file are little-endian.
@@ -7,6 +9,8 @@ package dev.minitrace.converter.mtlog;
 public final class MtlogFormat {
     /** The 8 magic bytes {@code "MTLOG\0\r\n"}. */
     static final byte[] MAGIC = {0x4D, 0x54, 0x4C, 0x4F, 0x47, 0x00, 0x0D, 0x0A};
+    /** Bytes in the magic. */
+    public static final int MAGIC_SIZE = 8;
     /** The major version this code reads and writes. */
     public static final int MAJOR = 1;
     /** The minor version this code writes. */
@@ -105,5 +109,10 @@ public final class MtlogFormat {
     /** The class id part of an object id. */
     public static int classIdOf(long objectId) {
         return (int) (objectId >>> 32);
+    }
+
+    /** @return true when the first {@code length} bytes of {@code b} start with the magic */
+    public static boolean hasMagic(byte[] b, int length) {
+        return length >= MAGIC_SIZE && Arrays.equals(b, 0, MAGIC_SIZE, MAGIC, 0, MAGIC_SIZE);
     }
 }

@@ -56,9 +56,9 @@ public final class MtlogReader implements Closeable {
                     : "not an .mtlog file: " + size + " bytes, shorter than the 32-byte header");
         }
         ByteBuffer h = readAt(0, MtlogFormat.HEADER_SIZE);
-        byte[] magic = new byte[8];
+        byte[] magic = new byte[MtlogFormat.MAGIC_SIZE];
         h.get(magic);
-        if (!Arrays.equals(magic, MtlogFormat.MAGIC)) {
+        if (!MtlogFormat.hasMagic(magic, magic.length)) {
             throw new MtlogFormatException("not an .mtlog file (bad magic at offset 0)");
         }
         major = Short.toUnsignedInt(h.getShort());

@@ -1,5 +1,7 @@
 package dev.minitrace.converter.recovery;
 
+import dev.minitrace.converter.jfr.fast.ChunkHeader;
+import dev.minitrace.converter.util.FileReads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -24,10 +26,6 @@ import java.nio.channels.FileChannel;
  * data, and it ends because every step advances by at least one byte within the file.
  */
 public final class FlushSegments {
-    /** Bytes in a chunk header. */
-    public static final int HEADER_SIZE = 68;
-    /** Offset of the file-state (generation) byte in a chunk header: 0 when finished, 255 while being updated. */
-    public static final int STATE_OFFSET = 64;
     private static final long CHECKPOINT_TYPE = 1;
     private static final int WINDOW = 1 << 20;
 
@@ -52,7 +50,7 @@ public final class FlushSegments {
         ByteBuffer w = ByteBuffer.allocate(WINDOW).order(ByteOrder.BIG_ENDIAN);
         long winStart = -1;
         int winLen = 0;
-        long p = HEADER_SIZE;
+        long p = ChunkHeader.SIZE;
         int segments = 0;
         long end = 0;
         byte[] header = null;
@@ -74,7 +72,7 @@ public final class FlushSegments {
             if (varint(w, i + n, winLen, v, 1) < 0) {
                 break;
             }
-            if (v[1] == CHECKPOINT_TYPE && size > HEADER_SIZE) {
+            if (v[1] == CHECKPOINT_TYPE && size > ChunkHeader.SIZE) {
                 byte[] h = headerCopy(ch, chunkStart, p, size);
                 if (h != null) {
                     segments++;
@@ -89,34 +87,26 @@ public final class FlushSegments {
 
     /** The header copy that ends the checkpoint at {@code p} of {@code size} bytes, or null when it is none. */
     private static byte[] headerCopy(FileChannel ch, long chunkStart, long p, long size) throws IOException {
-        ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
-        if (fill(ch, h, chunkStart + p + size - HEADER_SIZE, HEADER_SIZE) < HEADER_SIZE) {
+        byte[] b = new byte[ChunkHeader.SIZE];
+        int n = ChunkHeader.read(ch, chunkStart + p + size - ChunkHeader.SIZE, b);
+        if (n < ChunkHeader.SIZE || !ChunkHeader.hasMagic(b, 0, n)) {
             return null;
         }
-        if (h.getInt(0) != 0x464C5200 || h.getLong(8) != p + size || h.getLong(16) != p) {
+        ChunkHeader h = ChunkHeader.decode(b, 0, 0, chunkStart);
+        if (h.size() != p + size || h.constantPoolOffset() != p) {
             return null;
         }
-        long metadata = h.getLong(24);
-        if (metadata < HEADER_SIZE || metadata >= p || h.getLong(56) <= 0) {
+        if (h.metadataOffset() < ChunkHeader.SIZE || h.metadataOffset() >= p || h.ticksPerSecond() <= 0) {
             return null; // no metadata yet: the events before it cannot be decoded
         }
-        byte[] b = h.array();
-        b[STATE_OFFSET] = 0;
+        b[ChunkHeader.STATE_OFFSET] = 0;
         return b;
     }
 
     private static int fill(FileChannel ch, ByteBuffer b, long position, long length) throws IOException {
         b.clear();
         b.limit((int) Math.min(b.capacity(), length));
-        long pos = position;
-        while (b.hasRemaining()) {
-            int r = ch.read(b, pos);
-            if (r < 0) {
-                break;
-            }
-            pos += r;
-        }
-        return b.position();
+        return FileReads.readAt(ch, b, position);
     }
 
     /** JFR's varint at {@code i} into {@code out[slot]}: bytes used, or -1 when it runs past {@code limit}. */

@@ -1,9 +1,9 @@
 package dev.minitrace.converter.recovery;
 
 import dev.minitrace.converter.jfr.JfrInputException;
+import dev.minitrace.converter.jfr.fast.ChunkHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +20,6 @@ import java.util.List;
  * cannot be read is counted in the {@link RecoveryReport}.
  */
 public final class Recovery {
-    private static final int MAGIC = 0x464C5200;
-
     private Recovery() {
     }
 
@@ -35,19 +33,19 @@ public final class Recovery {
         }
         try (FileChannel ch = FileChannel.open(in, StandardOpenOption.READ)) {
             long size = ch.size();
-            ByteBuffer h = ByteBuffer.allocate(FlushSegments.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
+            byte[] b = new byte[ChunkHeader.SIZE];
             for (long pos = 0; pos < size;) {
-                if (read(ch, h, pos) < FlushSegments.HEADER_SIZE || h.getInt(0) != MAGIC) {
+                ChunkHeader h = header(ch, pos, b);
+                if (h == null) {
                     return false; // not a chunk: the reader reports it as it always did
                 }
-                if (h.get(FlushSegments.STATE_OFFSET) != 0) {
+                if (!h.finished()) {
                     return true;
                 }
-                long chunkSize = h.getLong(8);
-                if (chunkSize < FlushSegments.HEADER_SIZE) {
+                if (h.size() < ChunkHeader.SIZE) {
                     return false;
                 }
-                pos += chunkSize;
+                pos += h.size();
             }
             return false;
         }
@@ -67,17 +65,14 @@ public final class Recovery {
             if (size == 0) {
                 return false;
             }
-            ByteBuffer h = ByteBuffer.allocate(FlushSegments.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
+            byte[] b = new byte[ChunkHeader.SIZE];
             long pos = 0;
             while (pos < size) {
-                if (read(ch, h, pos) < FlushSegments.HEADER_SIZE || h.getInt(0) != MAGIC || h.get(FlushSegments.STATE_OFFSET) != 0) {
+                ChunkHeader h = header(ch, pos, b);
+                if (h == null || !h.finished() || h.size() < ChunkHeader.SIZE || h.size() > size - pos) {
                     return false;
                 }
-                long chunkSize = h.getLong(8);
-                if (chunkSize < FlushSegments.HEADER_SIZE || chunkSize > size - pos) {
-                    return false;
-                }
-                pos += chunkSize;
+                pos += h.size();
             }
             return true;
         }
@@ -117,18 +112,18 @@ public final class Recovery {
                 t.problems.add(name + ": empty (the JVM had only just created it)");
                 return;
             }
-            ByteBuffer h = ByteBuffer.allocate(FlushSegments.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
+            byte[] b = new byte[ChunkHeader.SIZE];
             long pos = 0;
             while (pos < size) {
-                int n = read(ch, h, pos);
-                if (n < FlushSegments.HEADER_SIZE || h.getInt(0) != MAGIC) {
+                ChunkHeader h = header(ch, pos, b);
+                if (h == null) {
                     t.lose(size - pos, name + ": " + (size - pos) + " bytes at offset " + pos + " are not a chunk"
-                            + (n < FlushSegments.HEADER_SIZE ? " (the JVM had only just created it)" : ""));
+                            + (size - pos < ChunkHeader.SIZE ? " (the JVM had only just created it)" : ""));
                     return;
                 }
-                long chunkSize = h.getLong(8);
-                boolean finished = h.get(FlushSegments.STATE_OFFSET) == 0;
-                if (finished && chunkSize >= FlushSegments.HEADER_SIZE && chunkSize <= size - pos) {
+                long chunkSize = h.size();
+                boolean finished = h.finished();
+                if (finished && chunkSize >= ChunkHeader.SIZE && chunkSize <= size - pos) {
                     transfer(ch, pos, chunkSize, dst);
                     t.completeChunks++;
                     pos += chunkSize;
@@ -140,7 +135,7 @@ public final class Recovery {
                 long lost = size - pos - r.end();
                 if (r.end() > 0) {
                     dst.write(ByteBuffer.wrap(r.header()));
-                    transfer(ch, pos + FlushSegments.HEADER_SIZE, r.end() - FlushSegments.HEADER_SIZE, dst);
+                    transfer(ch, pos + ChunkHeader.SIZE, r.end() - ChunkHeader.SIZE, dst);
                     t.segments += r.segments();
                     t.recoveredBytes += r.end();
                 }
@@ -163,17 +158,10 @@ public final class Recovery {
         }
     }
 
-    private static int read(FileChannel ch, ByteBuffer b, long position) throws IOException {
-        b.clear();
-        long pos = position;
-        while (b.hasRemaining()) {
-            int r = ch.read(b, pos);
-            if (r < 0) {
-                break;
-            }
-            pos += r;
-        }
-        return b.position();
+    /** The whole chunk header at {@code pos}, or null when the file ends first or the bytes there are not one. */
+    private static ChunkHeader header(FileChannel ch, long pos, byte[] b) throws IOException {
+        int n = ChunkHeader.read(ch, pos, b);
+        return n == ChunkHeader.SIZE && ChunkHeader.hasMagic(b, 0, n) ? ChunkHeader.decode(b, 0, 0, pos) : null;
     }
 
     private static final class Tally {

@@ -18,14 +18,11 @@ import java.util.concurrent.Future;
  * takes it, on a thread of its own while the next block fills.
  *
  * <p>Why: a converter writes gigabytes it will not read back, and through the page cache each
- * gigabyte cost about 1.5 s of kernel CPU on the 2-core benchmark machine (copying into the cache,
- * then the writer stalled by the kernel's dirty-page throttling at about 400 MB/s), where direct
- * writes of the same blocks cost under 0.1 s and ran at the disk's 1.3 GB/s (docs/performance.md,
- * "The log written past the page cache"). A direct write returns only once the disk has the
- * block, hence the second buffer: where the converter's writer thread is what the others wait for
- * (the global layout of a recording with 200 threads), writing one block while the next one fills
- * took 22.6 instead of 26.1 s. Where direct I/O is refused (tmpfs, some network or FUSE file
- * systems), on opening or on the first write, the same blocks go through the page cache.
+ * gigabyte costs kernel CPU for the copy and stalls the writer in the kernel's dirty-page
+ * throttling, where direct writes run at the disk's speed (docs/decisions.md, "The log written past the page cache"). A direct
+ * write returns only once the disk has the block, hence the second buffer: the next block fills
+ * while one is written. Where direct I/O is refused (tmpfs, some network or FUSE file systems), on
+ * opening or on the first write, the same blocks go through the page cache.
  *
  * <p>The tail that does not fill a block, and any later patch, are written through an ordinary
  * channel on the same file once appending is over ({@link #complete()}); Linux keeps the two

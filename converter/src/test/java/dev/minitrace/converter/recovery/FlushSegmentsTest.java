@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.minitrace.converter.jfr.fast.ChunkHeader;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -28,7 +29,7 @@ class FlushSegmentsTest {
         long metadata;
 
         Chunk() {
-            b.writeBytes(new byte[FlushSegments.HEADER_SIZE]);
+            b.writeBytes(new byte[ChunkHeader.SIZE]);
         }
 
         long pos() {
@@ -49,9 +50,9 @@ class FlushSegmentsTest {
         /** A flush segment's end: a checkpoint whose last 68 bytes are the header as of here; {@code lie} breaks its cp offset. */
         long segmentEnd(boolean lie) {
             long start = pos();
-            byte[] body = new byte[10 + FlushSegments.HEADER_SIZE];
+            byte[] body = new byte[10 + ChunkHeader.SIZE];
             int size = 2 + body.length; // one byte of size, one of type
-            ByteBuffer h = ByteBuffer.wrap(body, 10, FlushSegments.HEADER_SIZE).slice();
+            ByteBuffer h = ByteBuffer.wrap(body, 10, ChunkHeader.SIZE).slice();
             h.putInt(0, 0x464C5200);
             h.putShort(4, (short) 2);
             h.putLong(8, start + size);
@@ -104,7 +105,7 @@ class FlushSegmentsTest {
         FlushSegments.Result r = scan(c.file(dir, new byte[] {5, 1, 2})); // a torn last event
         assertEquals(2, r.segments());
         assertEquals(second, r.end());
-        assertEquals(0, r.header()[FlushSegments.STATE_OFFSET], "marked finished");
+        assertEquals(0, r.header()[ChunkHeader.STATE_OFFSET], "marked finished");
         assertEquals(second, ByteBuffer.wrap(r.header()).getLong(8));
         byte[] cut = Files.readAllBytes(dir.resolve("chunk.jfr"));
         Files.write(dir.resolve("chunk.jfr"), Arrays.copyOf(cut, (int) second - 1));
@@ -144,7 +145,7 @@ class FlushSegmentsTest {
         c.event(21, 50);
         Path in = c.file(dir, new byte[0]);
         byte[] original = Files.readAllBytes(in);
-        original[FlushSegments.STATE_OFFSET] = 2; // the JVM was writing it
+        original[ChunkHeader.STATE_OFFSET] = 2; // the JVM was writing it
         original[0] = 'F';
         original[1] = 'L';
         original[2] = 'R';
@@ -157,8 +158,8 @@ class FlushSegmentsTest {
         assertEquals(original.length - end, r.lostBytes());
         byte[] written = Files.readAllBytes(out);
         assertEquals(end, written.length);
-        assertArrayEquals(Arrays.copyOfRange(original, FlushSegments.HEADER_SIZE, (int) end),
-                Arrays.copyOfRange(written, FlushSegments.HEADER_SIZE, (int) end));
-        assertArrayEquals(scan(in).header(), Arrays.copyOf(written, FlushSegments.HEADER_SIZE));
+        assertArrayEquals(Arrays.copyOfRange(original, ChunkHeader.SIZE, (int) end),
+                Arrays.copyOfRange(written, ChunkHeader.SIZE, (int) end));
+        assertArrayEquals(scan(in).header(), Arrays.copyOf(written, ChunkHeader.SIZE));
     }
 }

@@ -3,6 +3,7 @@ package dev.minitrace.converter.recovery;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.converter.jfr.fast.ChunkHeader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ class RecoveryTest {
         Path unfinished = dir.resolve("unfinished.jfr");
         Files.write(unfinished, bytes);
         try (FileChannel ch = FileChannel.open(unfinished, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(new byte[] {1}), FlushSegments.STATE_OFFSET); // the first chunk still being written
+            ch.write(ByteBuffer.wrap(new byte[] {1}), ChunkHeader.STATE_OFFSET); // the first chunk still being written
         }
         assertFalse(Recovery.complete(unfinished));
     }

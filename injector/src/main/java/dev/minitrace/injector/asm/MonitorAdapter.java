@@ -18,7 +18,7 @@ import org.objectweb.asm.Opcodes;
  * label lies outside it, so an exception there would reach only the method-wide handler of
  * {@link MethodBoundaryAdapter}, which rethrows: a path that leaves the method holding the
  * monitor. HotSpot's monitor matching then refuses the method ("unbalanced monitors") and it runs
- * in the interpreter for good (docs/performance.md). So for javac's shape,
+ * in the interpreter for good (docs/decisions.md). So for javac's shape,
  * {@code dup; astore n; monitorenter}, the acquire hook reloads local {@code n} after the range's
  * start label, inside the range, where javac's own handler releases the monitor; the operand stack
  * is then empty at the range's start. For {@code aload m; monitorexit} the release hook loads
@@ -31,7 +31,7 @@ import org.objectweb.asm.Opcodes;
  * a local of the adapter's own past the method's original ones, and handed to the acquire hook. An
  * unlocked object's hash is read from its header by the JIT's intrinsic; a locked object's needs a
  * call into the VM, and on JDK 17, where a thin lock displaces the header, hashing an object
- * locked for the first time inflates its monitor (docs/performance.md).
+ * locked for the first time inflates its monitor (docs/decisions.md).
  *
  * <p>The start label may also be a jump target (a loop at the top of the block): then a stack map
  * frame follows it, and the hook stays before the label, as jumps must not run it again (C2 refuses

@@ -5,7 +5,7 @@ import dev.minitrace.injector.AgentOptions;
 import dev.minitrace.injector.TraceTransformer;
 import dev.minitrace.injector.runtime.Capture;
 import dev.minitrace.injector.runtime.Enablement;
-import dev.minitrace.injector.runtime.Trace;
+import dev.minitrace.injector.runtime.TraceSettings;
 import dev.minitrace.injector.runtime.TraceClock;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.wire.AttachRequest;
@@ -98,9 +98,9 @@ public final class AttachSession implements FlightRecorderListener {
         Files.deleteIfExists(partial);
 
         TraceClock.open(inst, options.stampEvery());
-        Trace.measureSizesWith(inst);
-        Trace.preferBuffered(options.bufferMethods());
-        Trace.watchDeaths(options.events().contains(dev.minitrace.injector.runtime.EventKind.DEATH));
+        TraceSettings.measureSizesWith(inst);
+        TraceSettings.preferBuffered(options.bufferMethods());
+        TraceSettings.watchDeaths(options.events().contains(dev.minitrace.injector.runtime.EventKind.DEATH));
         TraceTransformer transformer = new TraceTransformer(options, true);
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
         Recording recording = new Recording(settings);

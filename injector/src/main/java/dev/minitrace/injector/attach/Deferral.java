@@ -8,8 +8,8 @@ import java.util.concurrent.Executors;
  * Off means off: with {@code -javaagent}, the agent rewrites nothing until a running recording
  * enables one of MiniTrace's events, and gives every class its own bytecode back once none does.
  * Classes that carry disabled hooks still cost CPU time while a program warms up (the rewriting,
- * more JIT compilation, larger methods before C2 prunes the hooks; docs/performance.md has the
- * figures of {@code bench/run apps}); a class that was never rewritten costs nothing.
+ * more JIT compilation, larger methods before C2 prunes the hooks; docs/decisions.md); a class
+ * that was never rewritten costs nothing.
  *
  * <p>Until then the transformer is not even registered: with none registered, the JVM calls no
  * agent code as classes load (with one, every class load copies the class file and calls into

@@ -64,8 +64,8 @@ public final class Enablement implements FlightRecorderListener {
     public static synchronized void onChange(java.util.function.Consumer<Boolean> listener) {
         changeListener = listener;
         if (listener != null) {
-            listener.accept(pendingSetup == null && (Trace.methodEnabled() || Trace.lockEnabled() || Trace.allocEnabled() || Trace.exceptionEnabled()
-                    || Trace.fieldEnabled() || Capture.on));
+            listener.accept(pendingSetup == null && (TraceSettings.methodEnabled() || TraceSettings.lockEnabled() || TraceSettings.allocEnabled() || TraceSettings.exceptionEnabled()
+                    || TraceSettings.fieldEnabled() || Capture.on));
         }
     }
 
@@ -150,7 +150,7 @@ public final class Enablement implements FlightRecorderListener {
             FlightRecorder.removePeriodicEvent(COMMIT_ALL);
         }
         synchronized (Enablement.class) {
-            Trace.setEnabled(EnumSet.noneOf(EventKind.class), Trace.records);
+            TraceSettings.setEnabled(EnumSet.noneOf(EventKind.class), Trace.records);
             Capture.setEnabled(false);
         }
     }
@@ -203,7 +203,7 @@ public final class Enablement implements FlightRecorderListener {
                     || on(MethodExitEvent.class, MethodExitEvent.NAME, running) || bufferOn;
             // Buffered records need the MethodBuffer event and JFR's tick counter; otherwise one
             // event per entry and exit, as a profile without minitrace.MethodBuffer asks.
-            boolean buffer = method && bufferOn && Trace.preferBuffered && TraceClock.ready();
+            boolean buffer = method && bufferOn && TraceSettings.preferBuffered && TraceClock.ready();
             boolean lock = on(LockAcquireEvent.class, LockAcquireEvent.NAME, running)
                     || on(LockReleaseEvent.class, LockReleaseEvent.NAME, running);
             boolean alloc = on(ObjectAllocEvent.class, ObjectAllocEvent.NAME, running);
@@ -221,7 +221,7 @@ public final class Enablement implements FlightRecorderListener {
                 kinds.add(EventKind.RECEIVER);
             }
             // deaths only of recorded allocations: the allocation event must be on too
-            boolean death = alloc && Trace.deathsWanted && on(dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.ObjectDeathEvent.NAME, running);
+            boolean death = alloc && TraceSettings.deathsWanted && on(dev.minitrace.events.ObjectDeathEvent.class, dev.minitrace.events.ObjectDeathEvent.NAME, running);
             if (death) {
                 ObjectDeaths.start();
                 kinds.add(EventKind.DEATH);
@@ -235,7 +235,7 @@ public final class Enablement implements FlightRecorderListener {
             if (alloc) {
                 kinds.add(EventKind.ALLOC);
             }
-            Trace.setEnabled(kinds, buffer ? Trace.Records.PACKED : Trace.Records.EVENTS);
+            TraceSettings.setEnabled(kinds, buffer ? Records.PACKED : Records.EVENTS);
             boolean capture = on(MethodCaptureEvent.class, MethodCaptureEvent.NAME, running);
             Capture.setEnabled(capture);
             if (!capture && !running.isEmpty()) {

@@ -11,7 +11,7 @@ import dev.minitrace.events.MethodDefinitionEvent;
  * pages of {@link #PAGE_SIZE} ids: once every id of a page belongs to a collected class loader and
  * no new id can fall into it, the page is dropped. An application that defines and drops classes
  * all the time (proxies, generated code) then holds only the pages of ids still in use, instead
- * of a slot per id it was ever given (docs/performance.md, class churn).
+ * of a slot per id it was ever given (docs/decisions.md, "Method ids never reused, the table kept in pages").
  */
 public final class MethodRegistry {
     private static final Object LOCK = new Object();
@@ -45,7 +45,7 @@ public final class MethodRegistry {
      * Loaders that were collected: their classes are gone, so their methods' definitions need not
      * be held or committed into every chunk any more. Without this, an application that defines and
      * drops classes all the time (proxies, generated code) grows the table and every chunk's
-     * definitions without bound (docs/performance.md, class churn).
+     * definitions without bound (docs/decisions.md, same entry).
      */
     private static final java.lang.ref.ReferenceQueue<ClassLoader> GONE = new java.lang.ref.ReferenceQueue<>();
     /** Keeps the references themselves reachable until their loader is gone. */

@@ -31,7 +31,7 @@ final class ThreadState {
      * The monitors this thread acquired through the lock hooks and has not released yet (innermost
      * last), with the ids their acquire record carried ({@link #heldIds}: class id and identity
      * hash): a release reuses them instead of hashing an object it holds, which on a stack-locked
-     * monitor is a call into the VM (docs/performance.md). An object's class and identity hash never
+     * monitor is a call into the VM (docs/decisions.md). An object's class and identity hash never
      * change, so a reused id is the one the release would have computed.
      */
     private Object[] heldMonitors = new Object[8];

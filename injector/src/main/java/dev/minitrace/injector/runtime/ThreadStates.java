@@ -3,7 +3,7 @@ package dev.minitrace.injector.runtime;
 /**
  * Finds the current thread's {@link ThreadState} for every hook. A {@code ThreadLocal} lookup
  * (hash probe, weak-reference check) was a quarter of a traced application thread's time in a
- * profile of H2 under the full trace (docs/performance.md), so a direct-mapped table indexed by
+ * profile of H2 under the full trace (docs/decisions.md), so a direct-mapped table indexed by
  * the thread's id answers first, and the {@code ThreadLocal} stays the authority behind it.
  *
  * <p>A slot is only ever written by the thread whose state it holds, and read by any: a reader

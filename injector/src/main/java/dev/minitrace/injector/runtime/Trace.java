@@ -1,15 +1,6 @@
 package dev.minitrace.injector.runtime;
 
-import dev.minitrace.events.ExceptionHandledEvent;
-import dev.minitrace.events.ExceptionThrowEvent;
-import dev.minitrace.events.LockAcquireEvent;
-import dev.minitrace.events.LockReleaseEvent;
-import dev.minitrace.events.MethodEntryEvent;
-import dev.minitrace.events.MethodExitEvent;
-import dev.minitrace.events.ObjectAllocEvent;
-import dev.minitrace.events.ReferenceStoreEvent;
 import dev.minitrace.wire.TraceBufferFormat;
-import java.util.Set;
 
 /**
  * The hooks that instrumented code calls. Every hook first reads one volatile flag for its event
@@ -26,13 +17,12 @@ import java.util.Set;
  *
  * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
  * event kinds, starting at 1. Where the records go is chosen once, when tracing is switched on
- * ({@link #setEnabled}): by default into the thread's {@link TraceBuffer} as packed records (one
- * {@code minitrace.MethodBuffer} event per few hundred), otherwise one JFR event each
+ * ({@link TraceSettings#setEnabled}): by default into the thread's {@link TraceBuffer} as packed
+ * records (one {@code minitrace.MethodBuffer} event per few hundred), otherwise one JFR event each
  * ({@link Records}); the sequence is shared either way.
  *
- * <p>Over 400 lines as one class: the hooks are static methods that rewritten code calls, and
- * the frame bookkeeping, the scaffold and the two record forms share their private state; a
- * form in another class would widen the agent's surface for no gain on the hot path.
+ * <p>The hooks are static methods that rewritten code calls; they and the frame bookkeeping share
+ * the per-kind flags here, which {@link TraceSettings} sets.
  */
 public final class Trace {
     /** True when a running recording may enable method entry or exit events. */
@@ -53,8 +43,6 @@ public final class Trace {
     static volatile int epoch;
     /** Where records go (written before the flags, read after them). */
     static Records records = Records.EVENTS;
-    /** The agent's choice ({@code methods=}); {@link Enablement} chooses packed records when JFR allows. */
-    static volatile boolean preferBuffered = true;
 
 
     // The operations of the scaffold, one per hook.
@@ -410,7 +398,7 @@ public final class Trace {
     }
 
     /** Resets the per-thread frame bookkeeping when enablement changed since its last use. */
-    private static void sync(ThreadState s) {
+    static void sync(ThreadState s) {
         int now = epoch;
         if (s.epoch != now) {
             s.epoch = now;
@@ -424,315 +412,12 @@ public final class Trace {
     }
 
     /**
-     * Where the records of method entries and exits, monitor uses and allocations go: packed into
-     * the thread's buffer, or one JFR event each. Chosen when tracing is switched on, so the hooks
-     * never ask; the JIT sees one implementation at a time.
-     */
-    abstract static class Records {
-        /** Packed records in the thread's {@link TraceBuffer}, committed as {@code minitrace.MethodBuffer}. */
-        static final Records PACKED = new Packed();
-        /** One {@code minitrace.*} event per record. */
-        static final Records EVENTS = new Events();
-
-        /** A method record of {@code kind} ({@link TraceBufferFormat#ENTRY}, {@code EXIT}, {@code EXIT_BY_EXCEPTION}); {@code bci} only for an exit. */
-        abstract void method(ThreadState s, int kind, int methodId, int bci);
-
-        /**
-         * An object record of {@code kind} ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE},
-         * {@code ALLOC}); {@code hash} is the object's identity hash when the caller knows it, else 0.
-         */
-        abstract void object(ThreadState s, int kind, Object object, int hash, int bci);
-
-        /**
-         * A heap record of {@code kind}: for {@link TraceBufferFormat#THROW} and {@code HANDLED}
-         * {@code id} is the method and {@code a} the exception; for {@code FIELD_STORE} the field,
-         * holder {@code a} (null: static), old target {@code b}, new target {@code c}; for
-         * {@code ARRAY_STORE} the index, array {@code a}, old {@code b}, new {@code c}.
-         */
-        abstract void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c);
-
-        /** A death record of an object of class {@code type} with identity hash {@code hash}. */
-        abstract void death(ThreadState s, Class<?> type, int hash);
-    }
-
-    /** The sequence numbers a heap record of {@code kind} takes. */
-    static int parts(int kind) {
-        return TraceBufferFormat.heapParts(kind);
-    }
-
-    private static final class Packed extends Records {
-        @Override
-        void method(ThreadState s, int kind, int methodId, int bci) {
-            buffer(s).record(kind, methodId, bci, ++s.sequence);
-        }
-
-        @Override
-        void object(ThreadState s, int kind, Object object, int hash, int bci) {
-            sync(s);
-            long ids = kind == TraceBufferFormat.RELEASE ? s.monitorReleased(object) : -1;
-            if (ids < 0) {
-                int classId = kind == TraceBufferFormat.ALLOC ? ClassIds.ofAllocated(object) : ClassIds.of(object.getClass());
-                ids = (long) classId << 32 | (hash != 0 ? hash : System.identityHashCode(object)) & 0xFFFFFFFFL;
-                if (kind == TraceBufferFormat.ACQUIRE) {
-                    s.monitorAcquired(object, ids);
-                }
-            }
-            buffer(s).recordObject(kind, (int) (ids >>> 32), (int) ids, bci, ++s.sequence);
-        }
-
-        @Override
-        void death(ThreadState s, Class<?> type, int hash) {
-            sync(s);
-            buffer(s).recordObject(TraceBufferFormat.DEATH, ClassIds.of(type), hash, 0, ++s.sequence);
-        }
-
-        @Override
-        void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
-            sync(s);
-            long first = s.sequence + 1;
-            s.sequence += parts(kind);
-            buffer(s).recordHeap(kind, id, bci, a, b, c, first, parts(kind));
-        }
-
-        /** The thread's buffer, made on its first record. */
-        private static TraceBuffer buffer(ThreadState s) {
-            TraceBuffer b = s.buffer;
-            if (b == null) {
-                b = TraceBuffers.create(s.sequence + 1);
-                s.buffer = b;
-            }
-            return b;
-        }
-    }
-
-    private static final class Events extends Records {
-        @Override
-        void method(ThreadState s, int kind, int methodId, int bci) {
-            if (kind == TraceBufferFormat.ENTRY) {
-                MethodEntryEvent e = new MethodEntryEvent();
-                if (e.shouldCommit()) {
-                    e.methodId = methodId;
-                    e.sequence = ++s.sequence;
-                    e.commit();
-                }
-                return;
-            }
-            MethodExitEvent e = new MethodExitEvent();
-            if (e.shouldCommit()) {
-                e.methodId = methodId;
-                e.bytecodeIndex = bci;
-                e.exceptional = kind == TraceBufferFormat.EXIT_BY_EXCEPTION;
-                e.sequence = ++s.sequence;
-                e.commit();
-            }
-        }
-
-        @Override
-        void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
-            heapEvent(s, kind, id, bci, a, b, c);
-        }
-
-        @Override
-        void death(ThreadState s, Class<?> type, int hash) {
-            dev.minitrace.events.ObjectDeathEvent e = new dev.minitrace.events.ObjectDeathEvent();
-            if (e.shouldCommit()) {
-                e.objectClass = type;
-                e.identityHash = hash;
-                e.sequence = ++s.sequence;
-                e.commit();
-            }
-        }
-
-        // Each kind has its own JFR event class (their fields differ in name), hence one branch each.
-        @Override
-        void object(ThreadState s, int kind, Object object, int hash, int bci) {
-            switch (kind) {
-                case TraceBufferFormat.ACQUIRE -> {
-                    LockAcquireEvent e = new LockAcquireEvent();
-                    if (e.shouldCommit()) {
-                        e.monitorClass = object.getClass();
-                        e.identityHash = hash != 0 ? hash : System.identityHashCode(object);
-                        e.bytecodeIndex = bci;
-                        e.sequence = ++s.sequence;
-                        e.commit();
-                    }
-                }
-                case TraceBufferFormat.RELEASE -> {
-                    LockReleaseEvent e = new LockReleaseEvent();
-                    if (e.shouldCommit()) {
-                        e.monitorClass = object.getClass();
-                        e.identityHash = System.identityHashCode(object);
-                        e.bytecodeIndex = bci;
-                        e.sequence = ++s.sequence;
-                        e.commit();
-                    }
-                }
-                default -> allocEvent(s, object, bci);
-            }
-        }
-    }
-
-    /** A {@code minitrace.ObjectAlloc} event; the class's definition (with its size) is committed the first time. */
-    private static boolean allocEvent(ThreadState s, Object object, int bci) {
-        ObjectAllocEvent e = new ObjectAllocEvent();
-        if (!e.shouldCommit()) {
-            return false;
-        }
-        ClassIds.ofAllocated(object);
-        e.objectClass = object.getClass();
-        e.identityHash = System.identityHashCode(object);
-        e.bytecodeIndex = bci;
-        e.sequence = ++s.sequence;
-        e.commit();
-        return true;
-    }
-
-    /**
-     * One event per heap record; it takes as many sequence numbers as the packed record, so the
-     * converter numbers the parts alike.
-     */
-    private static void heapEvent(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
-        if (kind == TraceBufferFormat.ARRAY_ALLOC) {
-            if (allocEvent(s, a, bci)) {
-                dev.minitrace.events.ArrayLengthEvent e = new dev.minitrace.events.ArrayLengthEvent();
-                if (e.shouldCommit()) {
-                    e.length = id;
-                    e.sequence = ++s.sequence;
-                    e.commit();
-                }
-            }
-            return;
-        }
-        if (kind == TraceBufferFormat.RECEIVER) {
-            dev.minitrace.events.MethodReceiverEvent e = new dev.minitrace.events.MethodReceiverEvent();
-            if (e.shouldCommit()) {
-                e.methodId = id;
-                e.receiverClass = a.getClass();
-                e.identityHash = System.identityHashCode(a);
-                e.sequence = ++s.sequence;
-                e.commit();
-            }
-            return;
-        }
-        if (kind <= TraceBufferFormat.HANDLED) {
-            if (kind == TraceBufferFormat.THROW) {
-                ExceptionThrowEvent e = new ExceptionThrowEvent();
-                if (e.shouldCommit()) {
-                    e.methodId = id;
-                    e.bytecodeIndex = bci;
-                    e.exceptionClass = a.getClass();
-                    e.identityHash = System.identityHashCode(a);
-                    e.sequence = s.sequence + 1;
-                    s.sequence += TraceBufferFormat.THROW_PARTS;
-                    e.commit();
-                }
-            } else {
-                ExceptionHandledEvent e = new ExceptionHandledEvent();
-                if (e.shouldCommit()) {
-                    e.methodId = id;
-                    e.bytecodeIndex = bci;
-                    e.exceptionClass = a.getClass();
-                    e.identityHash = System.identityHashCode(a);
-                    e.sequence = s.sequence + 1;
-                    s.sequence += TraceBufferFormat.THROW_PARTS;
-                    e.commit();
-                }
-            }
-            return;
-        }
-        ReferenceStoreEvent e = new ReferenceStoreEvent();
-        if (e.shouldCommit()) {
-            boolean array = kind == TraceBufferFormat.ARRAY_STORE;
-            e.fieldId = array ? -1 : id;
-            e.index = array ? id : 0;
-            e.bytecodeIndex = bci;
-            e.holderClass = a == null ? null : a.getClass();
-            e.holderHash = a == null ? 0 : System.identityHashCode(a);
-            e.oldClass = b == null ? null : b.getClass();
-            e.oldHash = b == null ? 0 : System.identityHashCode(b);
-            e.newClass = c == null ? null : c.getClass();
-            e.newHash = c == null ? 0 : System.identityHashCode(c);
-            e.sequence = s.sequence + 1;
-            s.sequence += TraceBufferFormat.STORE_PARTS;
-            e.commit();
-        }
-    }
-
-    /**
      * The package's helper classes that hooks reach, for the agent to load before its transformer
      * exists (as it does for this class), so that no hook triggers their loading.
      */
     public static Class<?>[] helperClasses() {
         return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class, FieldRegistry.class,
             ObjectDeaths.class, ObjectDeaths.Ref.class, ObjectSizes.class,
-            TraceClock.class, Records.class, Packed.class, Events.class};
-    }
-
-    /** Whether method records go to per-thread buffers now (for tests and verbose output). */
-    public static boolean bufferedMethods() {
-        return records == Records.PACKED;
-    }
-
-    /** Whether the agent options ask for object deaths ({@code events=…+death}); only then does a recording get them. */
-    static volatile boolean deathsWanted;
-
-    /** Lets the class definitions carry the JVM's shallow sizes of allocated objects ({@link ObjectSizes}). */
-    public static void measureSizesWith(java.lang.instrument.Instrumentation inst) {
-        ObjectSizes.use(inst);
-    }
-
-    /** The agent option {@code events=…+death}. */
-    public static void watchDeaths(boolean wanted) {
-        deathsWanted = wanted;
-    }
-
-    /** The agent option {@code methods=}: buffered records (true) or one event per entry and exit. */
-    public static void preferBuffered(boolean buffer) {
-        preferBuffered = buffer;
-    }
-
-    /**
-     * Switches tracing of {@code kinds} on and every other kind off, records going to {@code form};
-     * called by {@link Enablement}. The form is written before the flags, which the hooks read
-     * first.
-     */
-    static void setEnabled(Set<EventKind> kinds, Records form) {
-        records = form;
-        boolean method = kinds.contains(EventKind.METHOD);
-        if (method != methodOn) {
-            epoch++;
-        }
-        methodOn = method;
-        lockOn = kinds.contains(EventKind.LOCK);
-        allocOn = kinds.contains(EventKind.ALLOC);
-        exceptionOn = kinds.contains(EventKind.EXCEPTION);
-        fieldOn = kinds.contains(EventKind.FIELD);
-        deathOn = kinds.contains(EventKind.DEATH);
-        receiverOn = kinds.contains(EventKind.RECEIVER);
-    }
-
-    /** Whether exception events are currently enabled. */
-    public static boolean exceptionEnabled() {
-        return exceptionOn;
-    }
-
-    /** Whether reference store events are currently enabled. */
-    public static boolean fieldEnabled() {
-        return fieldOn;
-    }
-
-    /** Whether method events are currently enabled (for tests and verbose output). */
-    public static boolean methodEnabled() {
-        return methodOn;
-    }
-
-    /** Whether lock events are currently enabled. */
-    public static boolean lockEnabled() {
-        return lockOn;
-    }
-
-    /** Whether allocation events are currently enabled. */
-    public static boolean allocEnabled() {
-        return allocOn;
+            TraceClock.class, Records.class, PackedRecords.class, EventRecords.class, TraceSettings.class};
     }
 }

@@ -115,7 +115,7 @@ final class TraceBuffer {
 
     /**
      * Appends a heap record of {@code kind} ({@link TraceBufferFormat#THROW} … {@code ARRAY_STORE},
-     * fields as {@code Trace.Records.heap}) taking the {@code parts} sequence numbers from
+     * fields as {@code Records.heap}) taking the {@code parts} sequence numbers from
      * {@code sequence}; each counts as a record, as the converter decodes one record per part.
      */
     void recordHeap(int kind, int id, int bci, Object a, Object b, Object o, long sequence, int parts) {

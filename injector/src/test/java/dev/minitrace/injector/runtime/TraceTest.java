@@ -49,12 +49,12 @@ class TraceTest {
     void flagsFollowRecordingsAndEventsCarryAGaplessSequence(@TempDir Path dir) throws Exception {
         Enablement.install();
         runIn("before-recording", () -> Trace.enter(1));
-        assertFalse(Trace.methodEnabled(), "no recording: method events off");
+        assertFalse(TraceSettings.methodEnabled(), "no recording: method events off");
         Path file = dir.resolve("t.jfr");
         Object monitor = new Object();
         try (Recording r = allMiniTrace()) {
             r.start();
-            assertTrue(Trace.methodEnabled() && Trace.lockEnabled() && Trace.allocEnabled(), "flags on once a recording runs");
+            assertTrue(TraceSettings.methodEnabled() && TraceSettings.lockEnabled() && TraceSettings.allocEnabled(), "flags on once a recording runs");
             runIn("hooks", () -> {
                 Trace.enter(7);
                 Trace.lockAcquire(monitor, 3);
@@ -68,7 +68,7 @@ class TraceTest {
             r.stop();
             r.dump(file);
         }
-        assertFalse(Trace.methodEnabled(), "flags off once the recording stopped");
+        assertFalse(TraceSettings.methodEnabled(), "flags off once the recording stopped");
         List<RecordedEvent> events = eventsOf(file, "hooks");
         List<String> seen = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.minitrace.query.export;
 
+import dev.minitrace.converter.jfr.JvmFacts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,15 +9,13 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
-import jdk.jfr.consumer.EventStream;
-import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * What the {@code recording} table says about a trace's origin: the source file, the JVM that
- * recorded it and where. The JVM and its collectors come from the {@code jdk.JVMInformation} and
- * {@code jdk.GCConfiguration} events of the recording's first chunk (MiniTrace's profiles enable
- * both); a recording without them, or an {@code .mtlog}, leaves them null. JFR records no host
- * name: {@code host} is the one the user gives, else the machine that exports.
+ * recorded it and where. The JVM and its collectors are the converter's {@link JvmFacts} (MiniTrace's
+ * profiles enable the events they come from); a recording without them, or an {@code .mtlog}, leaves
+ * them null. JFR records no host name: {@code host} is the one the user gives, else the machine
+ * that exports.
  *
  * @param pid           the recorded JVM's process id, or -1
  * @param jvmStartNanos the recorded JVM's start, ns since the epoch, or -1
@@ -29,55 +28,19 @@ public record RecordingFacts(String source, String format, long startNanos, Stri
             .withZone(ZoneOffset.UTC);
 
     /**
-     * The facts of JFR recording {@code file} that started at {@code startNanos}; reads only its first
-     * chunk. A file that JFR's reader rejects gives no JVM facts (the conversion reports the problem).
+     * The facts of JFR recording {@code file} that started at {@code startNanos}: its JVM's from
+     * {@link JvmFacts}. A file that JFR's reader rejects gives no JVM facts (the conversion reports the problem).
      */
     public static RecordingFacts ofJfr(Path file, long startNanos, String host) {
-        Object[] f = new Object[8];
-        f[0] = -1L;
-        f[5] = -1L;
-        try (EventStream events = EventStream.openFile(file)) {
-            events.setOrdered(false);
-            events.onEvent("jdk.JVMInformation", e -> {
-                if (f[1] == null) {
-                    f[0] = e.getLong("pid");
-                    f[1] = e.getString("jvmName");
-                    f[2] = e.getString("jvmVersion");
-                    f[3] = join(e, "jvmArguments", "jvmFlags");
-                    f[4] = e.getString("javaArguments");
-                    Instant started = e.getInstant("jvmStartTime");
-                    f[5] = started.getEpochSecond() * 1_000_000_000L + started.getNano();
-                }
-            });
-            events.onEvent("jdk.GCConfiguration", e -> {
-                if (f[6] == null) {
-                    f[6] = e.getString("youngCollector");
-                    f[7] = e.getString("oldCollector");
-                }
-            });
-            // Both events come with every chunk: the first one is enough.
-            events.onFlush(events::close);
-            events.start();
-        } catch (IOException | RuntimeException e) {
-            // No JVM facts; everything else of the recording is still exported.
-        }
-        return new RecordingFacts(file.getFileName().toString(), "jfr", startNanos, host, (Long) f[0], (String) f[1],
-                (String) f[2], (String) f[3], (String) f[4], (Long) f[5], (String) f[6], (String) f[7]);
+        JvmFacts j = JvmFacts.read(file);
+        return new RecordingFacts(file.getFileName().toString(), "jfr", startNanos, host, j.pid(), j.jvmName(),
+                j.jvmVersion(), j.jvmArguments(), j.javaArguments(), j.jvmStartNanos(), j.youngCollector(), j.oldCollector());
     }
 
     /** The facts of {@code .mtlog} file {@code file}: its start and name; the JVM is unknown. */
     public static RecordingFacts ofMtlog(Path file, long startNanos, String host) {
         return new RecordingFacts(file.getFileName().toString(), "mtlog", startNanos, host, -1, null, null, null, null, -1,
                 null, null);
-    }
-
-    private static String join(RecordedEvent e, String a, String b) {
-        String x = e.getString(a);
-        String y = e.getString(b);
-        if (y == null || y.isEmpty()) {
-            return x;
-        }
-        return x == null || x.isEmpty() ? y : x + " " + y;
     }
 
     /**

@@ -212,7 +212,7 @@ public final class TableWriter implements Closeable {
      * From now on rows are filled in a slice of {@link #STAGE} rows and copied a column at a time into
      * the slice handed to the encoders. For a caller that fills several writers' rows in turn: each
      * writer's slice of {@link #SLICE} rows is a stream of stores per column, and the processor's
-     * prefetchers lose track of that many streams at once (docs/performance.md); the small slices
+     * prefetchers lose track of that many streams at once (docs/decisions.md); the small slices
      * stay in the core's cache, and the copies are one stream per column at a time.
      */
     public TableWriter staged() {

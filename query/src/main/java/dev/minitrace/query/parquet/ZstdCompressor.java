@@ -15,14 +15,14 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 final class ZstdCompressor implements CompressionCodecFactory.BytesInputCompressor {
     /**
      * zstd's fastest strategy: level 3 (zstd's default) spent 14 % of a real trace's export in its
-     * match finder for 2.6 % less output (docs/performance.md, "zstd level 1").
+     * match finder for 2.6 % less output (docs/decisions.md, "zstd level 1, level 2 for PLAIN columns, a context per level").
      */
     static final int LEVEL = 1;
     /**
      * For PLAIN and REPEATS columns (identity hashes with a class id above them, call paths'
      * hashes, bytecode indexes): zstd's next strategy finds the repeated class bytes between random
-     * ones that the fastest misses, for 17 % less output at a small cost (docs/performance.md, "zstd
-     * level 2 for identity hashes"), and 8 % less for the paths.
+     * ones that the fastest misses, for 17 % less output at a small cost, and 8 % less for the
+     * paths (docs/decisions.md, same entry).
      */
     static final int RANDOM_LEVEL = 2;
 

@@ -3,6 +3,7 @@ package dev.minitrace.views.report;
 import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.Converter;
+import dev.minitrace.converter.jfr.JvmFacts;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.mtlog.MtlogReader;
@@ -36,7 +37,7 @@ public final class Report {
     /** The report of a JFR recording. */
     public static Result ofRecording(Path in, Path out, ConvertOptions options, RecordingSource source, Path tempDir,
             LongConsumer progress) throws IOException {
-        RecordingFacts facts = RecordingFacts.read(in);
+        JvmFacts facts = JvmFacts.read(in);
         List<ReportAggregator> opened = new ArrayList<>(1);
         ConversionReport conversion = new Converter(options, source, tempDir).convert(in, out, (start, end) -> {
             ReportAggregator a = new ReportAggregator(start, end, true);
@@ -67,7 +68,7 @@ public final class Report {
             if (!reader.hasInfo()) {
                 warnings.add("the .mtlog has no INFO block: methods, classes and threads have no names");
             }
-            ReportContext context = new ReportContext(in.getFileName().toString(), ".mtlog", RecordingFacts.none(
+            ReportContext context = new ReportContext(in.getFileName().toString(), ".mtlog", JvmFacts.none(
                     "an .mtlog does not keep the JVM's information; a report of the .jfr shows it"), warnings, reader.truncated());
             long bytes = ReportPage.write(agg, context, out);
             return new Result(null, bytes, agg.threads.size(), records(agg), warnings, reader.truncated());

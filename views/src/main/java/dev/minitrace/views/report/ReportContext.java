@@ -1,5 +1,6 @@
 package dev.minitrace.views.report;
 
+import dev.minitrace.converter.jfr.JvmFacts;
 import java.util.List;
 
 /**
@@ -11,5 +12,5 @@ import java.util.List;
  * @param warnings  the conversion's (or the file's) warnings, one line each
  * @param lostData  true when the recording lost data or was truncated
  */
-public record ReportContext(String input, String inputKind, RecordingFacts facts, List<String> warnings, boolean lostData) {
+public record ReportContext(String input, String inputKind, JvmFacts facts, List<String> warnings, boolean lostData) {
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.SerializableString;
+import dev.minitrace.converter.jfr.JvmFacts;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.mtlog.Names;
@@ -109,10 +110,10 @@ final class ReportJson {
         g.writeBooleanField("timed", agg.timed);
         g.writeStringField("start", Names.time(agg.start));
         g.writeNumberField("duration", agg.timed ? agg.end - agg.start : -1);
-        RecordingFacts f = context.facts();
-        g.writeStringField("jvm", f.jvm());
-        g.writeStringField("jvmArgs", f.jvmArgs());
-        g.writeStringField("javaArgs", f.javaArgs());
+        JvmFacts f = context.facts();
+        g.writeStringField("jvm", f.jvmVersion());
+        g.writeStringField("jvmArgs", f.jvmArguments());
+        g.writeStringField("javaArgs", f.javaArguments());
         String collectors = f.collectors();
         if (collectors == null) {
             collectors = String.join(", ", info.gcs().values().stream().map(MtlogInfo.GcInfo::name).distinct().sorted().toList());

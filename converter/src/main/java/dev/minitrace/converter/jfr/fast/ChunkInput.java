@@ -13,9 +13,9 @@ import java.nio.charset.StandardCharsets;
  * of a chunk take the checked slow path. Every read past the chunk end is a
  * {@link JfrFormatException} naming the chunk and the absolute offset.
  *
- * <p>Over 400 lines as one class: every reader of the chunk (metadata, constant pools, events)
- * goes through its integer and string reads, which must see the window, the position and the
- * encoding directly to stay cheap; the window loading is the other half of the same state.
+ * <p>Every reader of the chunk (metadata, constant pools, events) goes through its integer and
+ * string reads, which see the window, the position and the encoding directly to stay cheap; the
+ * window loading is the other half of the same state.
  */
 final class ChunkInput {
     /** Bytes a chunk buffer holds beyond the chunk, so an 8-byte load at any position inside is legal. */

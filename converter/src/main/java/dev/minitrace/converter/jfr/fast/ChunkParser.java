@@ -27,13 +27,12 @@ import java.util.zip.CRC32;
  * anything else ({@link #decodePlan}: strings, arrays, nested values, tick conversions,
  * fixed-width integers). The last two decode into the kind's slots and hand them to the sink by
  * the one dispatch over the kinds, {@link #deliver}; the straight-line decoder keeps its values in
- * locals and calls the sink itself, because the throughput harness shows that paying
- * (docs/performance.md).
+ * locals and calls the sink itself, so that its values stay in registers
+ * (docs/decisions.md, "Straight-line decoding of the agent's events, each decoder delivering itself").
  *
- * <p>Over 400 lines as one class: the decoders, the two event loops (varint and fixed-width
- * framing) and the dispatch share the per-chunk state (slots, type-id table, time base) on the
- * converter's hottest path, where the JIT must compile decoder and dispatch together; splitting
- * them would put a call through another object on every event.
+ * <p>The decoders, the two event loops (varint and fixed-width framing) and the dispatch share
+ * the per-chunk state (slots, type-id table, time base): on the converter's hottest path the JIT
+ * must compile decoder and dispatch together, with no call through another object per event.
  */
 final class ChunkParser {
     private static final JfrEventKind[] KINDS = JfrEventKind.values();
@@ -376,7 +375,7 @@ final class ChunkParser {
 
     // Each decoder's event method decodes and delivers: the JIT then compiles the decoder and the
     // dispatch together and keeps the decoded values in registers up to the sink call, which it
-    // cannot do across the event loop, too large to take them in (docs/performance.md).
+    // cannot do across the event loop, too large to take them in (docs/decisions.md).
 
     /**
      * An event of the agent's trace layout ({@link #traceLayoutFields}: start time, duration,
@@ -384,8 +383,7 @@ final class ChunkParser {
      * MethodExit.exceptional}, a byte), the bulk of a recording made with {@code methods=events}.
      * Decoded into locals and handed to the sink by its own small dispatch over the five trace
      * kinds instead of through the slots and {@link #deliver}: the values then never leave
-     * registers, which the throughput harness measured at about 13 % of the per-event mode's
-     * reading (docs/performance.md). Reads use the chunk limit, not the event end: a field that
+     * registers (docs/decisions.md, "Straight-line decoding of the agent's events, each decoder delivering itself"). Reads use the chunk limit, not the event end: a field that
      * overruns is caught before anything is delivered.
      */
     private void traceEvent(ChunkInput in, byte[] b, int p, int pos, int end, int kind, JfrEventSink sink)
