@@ -131,9 +131,10 @@ public final class ReportAggregator implements TraceWriter {
             int m = method[frame];
             if (how == CallModel.EXIT_LOST) {
                 framesWithoutExit++;
+                methods.withoutExit[m]++;
             } else if (how == CallModel.OPEN) {
                 unfinishedCalls++;
-                methods.open[m]++;
+                methods.withoutExit[m]++;
             } else if (how == CallModel.THREW) {
                 exceptional(m);
             }
@@ -155,7 +156,7 @@ public final class ReportAggregator implements TraceWriter {
             // began before the records: its time and callers are unknown
             unmatchedExits++;
             int m = methods.indexOf(methodId);
-            methods.withoutEntry[m]++;
+            methods.exitsWithoutEntry[m]++;
             if (how == CallModel.THREW) {
                 exceptional(m);
             }

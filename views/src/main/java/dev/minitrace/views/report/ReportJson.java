@@ -275,13 +275,16 @@ final class ReportJson {
                 : Comparator.<Integer>comparingLong(i -> -m.calls[i]);
         g.writeArrayFieldStart("methods");
         for (int i : top(m.size, order.thenComparingInt(i -> i))) {
-            if (m.calls[i] == 0) {
+            if (m.calls[i] == 0 && m.exitsWithoutEntry[i] == 0) {
                 continue;
             }
             g.writeStartObject();
             g.writeNumberField("name", methodName(i));
             g.writeStringField("descriptor", descriptor(i));
             g.writeNumberField("calls", m.calls[i]);
+            g.writeNumberField("exitsWithoutEntry", m.exitsWithoutEntry[i]);
+            g.writeNumberField("exceptionExits", m.exceptionExits[i]);
+            g.writeNumberField("withoutExit", m.withoutExit[i]);
             g.writeNumberField("inclusive", m.inclusive[i]);
             g.writeNumberField("self", m.self[i]);
             g.writeNumberField("allocs", m.allocs[i]);
