@@ -26,6 +26,8 @@ import java.util.TreeMap;
 public final class ReportAggregator implements TraceWriter {
     /** Call paths kept (all threads' trees together); calls beyond go to overflow nodes. */
     static final int MAX_NODES = 300_000;
+    /** The bit of an open call's node that marks its method's outermost activation (node indexes stay below it). */
+    private static final int OUTERMOST = 1 << 31;
 
     final boolean timed;
     final long start;
@@ -69,9 +71,10 @@ public final class ReportAggregator implements TraceWriter {
         final CallModel<RuntimeException> model = new CallModel<>(this);
         long records;
         long calls;
+        /** Per open call: its node in the call tree, with {@link #OUTERMOST} set for its method's outermost activation. */
         int[] node = new int[64];
+        /** Per open call: its method's index. */
         int[] method = new int[64];
-        boolean[] outermost = new boolean[64];
         /** The record being aggregated is an exit by exception; the one before it was. */
         boolean threw;
         boolean afterThrow;
@@ -101,7 +104,7 @@ public final class ReportAggregator implements TraceWriter {
         public void enter(int frame, long seq, long methodId, long time) {
             int m = methods.indexOf(methodId);
             calls++;
-            int parent = frame > 0 ? node[frame - 1] : root;
+            int parent = frame > 0 ? node[frame - 1] & ~OUTERMOST : root;
             int n = tree.child(parent, m);
             tree.calls[n]++;
             methods.calls[m]++;
@@ -115,19 +118,16 @@ public final class ReportAggregator implements TraceWriter {
                 outer = !tree.recursive[n];
             }
             if (frame == node.length) {
-                int len = frame * 2;
-                node = Arrays.copyOf(node, len);
-                method = Arrays.copyOf(method, len);
-                outermost = Arrays.copyOf(outermost, len);
+                node = Arrays.copyOf(node, frame * 2);
+                method = Arrays.copyOf(method, frame * 2);
             }
-            node[frame] = n;
+            node[frame] = outer ? n | OUTERMOST : n;
             method[frame] = m;
-            outermost[frame] = outer;
         }
 
         @Override
         public void exit(int frame, int how, long seq, int bci, long time, long duration, long self) {
-            int n = node[frame];
+            int n = node[frame] & ~OUTERMOST;
             int m = method[frame];
             if (how == CallModel.EXIT_LOST) {
                 framesWithoutExit++;
@@ -141,7 +141,7 @@ public final class ReportAggregator implements TraceWriter {
             // a call without its exit has no time (docs/query.md): nothing is added for it
             if (duration != CallModel.NONE) {
                 tree.time[n] += duration;
-                if (outermost[frame]) {
+                if ((node[frame] & OUTERMOST) != 0) {
                     methods.inclusive[m] += duration;
                 }
             }
@@ -188,7 +188,7 @@ public final class ReportAggregator implements TraceWriter {
             int m = frames > 0 ? method[frames - 1] : -1;
             allocations.add(m, bci, object);
             if (frames > 0) {
-                tree.allocs[node[frames - 1]]++;
+                tree.allocs[node[frames - 1] & ~OUTERMOST]++;
                 methods.allocs[m]++;
             } else {
                 tree.allocs[root]++;
