@@ -1,5 +1,6 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -13,12 +14,16 @@ import java.util.function.LongFunction;
  * record's position in its thread (so {@code --from/--to} can page) and, when the input has
  * times, the time in ms since the recording's start.
  *
+ * <p>The calls are the thread's {@link CallModel}'s, so what a trace lacks reads as in the other
+ * views (docs/query.md): an exit without entry is a line of its own marked
+ * {@code (entered before the recording)}; a call whose exit was lost closes, marked
+ * {@code (exit lost)}, where a call below it exits; the calls still open at the end close, marked
+ * {@code (still running at the end)}, after the thread's last record.
+ *
  * <p>Records arrive one by one; an entry is held back until the next record says whether the call
  * was empty, so nothing but that one entry is buffered.
  */
-final class CallTree {
-    /** The pseudo record type of a hole: {@code value} records were lost. */
-    static final int LOST = 0;
+final class CallTree implements CallModel.Listener<RuntimeException> {
     /** Whether an exit's bci tells an exit by exception (0) from a return (the thread-local layout and .jfr input). */
     private final boolean exitsKnown;
     private final boolean times;
@@ -28,11 +33,11 @@ final class CallTree {
     private final LongFunction<String> methods;
     private final LongFunction<String> objects;
     private final StringBuilder line = new StringBuilder(160);
+    private final CallModel<RuntimeException> model = new CallModel<>(this);
 
     private long index;
-    private int depth;
-    /** The held-back entry: its method, position and time; {@code pendingIndex} 0 when none. */
-    private long pendingMethod;
+    private long time;
+    /** The held-back entry: its position and time; {@code pendingIndex} 0 when none. */
     private long pendingIndex;
     private long pendingTime;
     private long lines;
@@ -58,19 +63,14 @@ final class CallTree {
      *
      * @param timeNanos ns since the recording's start (ignored without times)
      * @param bci the record's bytecode index (for an exit: 0 when it was by exception, if {@link #exitsKnown})
-     * @param text what to print for a GC_TIMESTAMP record, and for an object record whose value the
-     *     object names of this tree do not resolve (null: resolve it)
+     * @param text what to print for a GC_TIMESTAMP record (null for the others)
      */
     void record(int type, long value, int bci, long timeNanos, String text) {
         if (type == MtlogFormat.GC_TIMESTAMP) {
             // A point between two records, not one of the thread's own: it takes no position, so
             // positions are the same in the .mtlog and the .jfr; shown with the next record's page.
             // A call open across it is shown open, since the point lies inside it.
-            if (pendingIndex != 0) {
-                emit(pendingIndex, pendingTime, depth, methods.apply(pendingMethod) + " {");
-                pendingIndex = 0;
-                depth++;
-            }
+            flushPending();
             if (index + 1 >= from && index + 1 <= to) {
                 line.setLength(0);
                 line.append(" ".repeat(times ? 9 + 12 : 9)).append("  ~~ ").append(text);
@@ -80,47 +80,69 @@ final class CallTree {
             return;
         }
         index++;
-        if (pendingIndex != 0) {
-            if (type == MtlogFormat.METHOD_EXIT && value == pendingMethod) {
-                // An empty call: one line, at the entry's position and time.
-                emit(pendingIndex, pendingTime, depth, methods.apply(value) + exitMark(bci));
-                pendingIndex = 0;
-                return;
-            }
-            emit(pendingIndex, pendingTime, depth, methods.apply(pendingMethod) + " {");
-            pendingIndex = 0;
-            depth++;
+        time = timeNanos;
+        if (pendingIndex != 0 && type != MtlogFormat.METHOD_EXIT) {
+            flushPending();
         }
+        model.record(type, value, exitsKnown || type != MtlogFormat.METHOD_EXIT ? bci : Integer.MIN_VALUE, timeNanos);
+        int depth = model.calls();
         switch (type) {
-            case MtlogFormat.METHOD_ENTRY -> {
-                pendingMethod = value;
-                pendingIndex = index;
-                pendingTime = timeNanos;
+            case MtlogFormat.METHOD_ENTRY, MtlogFormat.METHOD_EXIT -> {
+                // the model's listener methods print calls
             }
-            case MtlogFormat.METHOD_EXIT -> {
-                if (depth > 0) {
-                    depth--;
-                    emit(index, timeNanos, depth, "} " + methods.apply(value) + exitMark(bci));
-                } else {
-                    // The call began before the recording did: its exit has no opening line.
-                    emit(index, timeNanos, 0, "} " + methods.apply(value) + exitMark(bci) + " (entered before the recording)");
-                }
-            }
-            case MtlogFormat.LOCK_ACQUIRE -> emit(index, timeNanos, depth, "lock " + object(text, value));
-            case MtlogFormat.LOCK_RELEASE -> emit(index, timeNanos, depth, "unlock " + object(text, value));
-            case MtlogFormat.OBJECT_ALLOC -> emit(index, timeNanos, depth, "new " + object(text, value));
+            case MtlogFormat.LOCK_ACQUIRE -> emit(index, timeNanos, depth, "lock " + object(value));
+            case MtlogFormat.LOCK_RELEASE -> emit(index, timeNanos, depth, "unlock " + object(value));
+            case MtlogFormat.OBJECT_ALLOC -> emit(index, timeNanos, depth, "new " + object(value));
             case MtlogFormat.ARRAY_LENGTH -> emit(index, timeNanos, depth, "length " + value);
-            case LOST -> emit(index, timeNanos, 0, "~~ " + value + " records lost here (a damaged minitrace.MethodBuffer event)");
             default -> emit(index, timeNanos, depth, MtlogFormat.typeName(type) + " value=" + Long.toUnsignedString(value));
         }
     }
 
-    /** The thread's records are done: a held-back entry is a call still running when the recording ended. */
-    void end() {
+    /** Prints the held-back entry as the opening line of a call with something inside. */
+    private void flushPending() {
         if (pendingIndex != 0) {
-            emit(pendingIndex, pendingTime, depth, methods.apply(pendingMethod) + " { (still running at the end)");
+            int frame = model.calls() - 1;
+            emit(pendingIndex, pendingTime, frame, methods.apply(model.method(frame)) + " {");
             pendingIndex = 0;
         }
+    }
+
+    @Override
+    public void enter(int frame, long seq, long method, long t) {
+        flushPending();
+        pendingIndex = index;
+        pendingTime = time;
+    }
+
+    @Override
+    public void exit(int frame, int end, long seq, int bci, long t, long duration, long self) {
+        String mark = switch (end) {
+            case CallModel.THREW -> " !threw";
+            case CallModel.EXIT_LOST -> " (exit lost)";
+            case CallModel.OPEN -> " (still running at the end)";
+            default -> "";
+        };
+        String name = methods.apply(model.method(frame));
+        if (pendingIndex != 0) {
+            // an empty call: one line, at the entry's position and time
+            emit(pendingIndex, pendingTime, frame, name + (end == CallModel.OPEN ? " {" : "") + mark);
+            pendingIndex = 0;
+        } else {
+            emit(index, time, frame, "} " + name + mark);
+        }
+    }
+
+    @Override
+    public void exitWithoutEntry(long method, int end, long seq, int bci, long t, int depth) {
+        flushPending();
+        // The call began before the recording did: its exit has no opening line.
+        emit(index, time, model.calls(), "} " + methods.apply(method) + (end == CallModel.THREW ? " !threw" : "")
+                + " (entered before the recording)");
+    }
+
+    /** The thread's records are done: the calls still open are still running at the end. */
+    void end() {
+        model.finish();
     }
 
     /** The number of lines printed so far. */
@@ -129,8 +151,8 @@ final class CallTree {
     }
 
     /** {@code class@hash}, an array class as Java writes it ({@code long[]@…} rather than {@code [J@…}). */
-    private String object(String text, long value) {
-        String o = text != null ? text : objects.apply(value);
+    private String object(long value) {
+        String o = objects.apply(value);
         int at = o.lastIndexOf('@');
         if (!o.startsWith("[") || at < 0) {
             return o;
@@ -153,10 +175,6 @@ final class CallTree {
             default -> element.startsWith("L") && element.endsWith(";") ? element.substring(1, element.length() - 1) : null;
         };
         return base == null ? o : base + "[]".repeat(dims) + o.substring(at);
-    }
-
-    private String exitMark(int bci) {
-        return exitsKnown && bci == 0 ? " !threw" : "";
     }
 
     private void emit(long position, long timeNanos, int indent, String text) {

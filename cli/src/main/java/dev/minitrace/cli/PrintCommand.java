@@ -3,7 +3,11 @@ package dev.minitrace.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
+import dev.minitrace.converter.ConversionReport;
+import dev.minitrace.converter.ConvertOptions;
+import dev.minitrace.converter.Converter;
 import dev.minitrace.converter.InputKind;
+import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogFormat;
@@ -203,11 +207,8 @@ public final class PrintCommand implements Callable<Integer> {
         out.printf("# %s: call tree per thread, %s layout, %d records; an .mtlog holds no per-record times"
                 + " (mt print --tree on the .jfr shows them)%s%n", file, global ? "global" : "thread", r.recordCount(),
                 global ? "; the global layout does not record exits by exception" : "; !threw: an exit by exception");
+        LongFunction<String> methods = methodNames(r.info(), names);
         MtlogInfo info = r.info();
-        LongFunction<String> methods = id -> {
-            MtlogInfo.MethodInfo m = info.methods().get(id);
-            return m == null ? names.method(id) : CallTree.methodName(m.className(), m.methodName(), m.descriptor());
-        };
         if (!global) {
             for (int stream : r.streamIds()) {
                 long sid = stream & 0xFFFFFFFFL;
@@ -265,11 +266,20 @@ public final class PrintCommand implements Callable<Integer> {
     private int printJfrTree(PrintWriter out) {
         PrintWriter err = spec.commandLine().getErr();
         RecordingSource source = engine.source();
-        List<String> problems = new ArrayList<>();
-        JfrCallTrees trees;
+        // exact names and ids the converter selects itself, so only their records are kept
+        boolean exact = !threads.isEmpty() && threads.stream().noneMatch(t -> t.contains("*"));
+        ConvertOptions defaults = ConvertOptions.defaults();
+        ConvertOptions options = !exact ? defaults : new ConvertOptions(defaults.globalLayout(), defaults.fragments(), null, null,
+                new java.util.HashSet<>(threads), defaults.typeMask());
+        List<TreeWriter> opened = new ArrayList<>(1);
+        ConversionReport report;
         boolean recoveryLost;
         try (RecordingInput input = RecordingInput.open(file, RecordingInput.systemTemp(), file)) {
-            trees = JfrCallTrees.read(input.path(), source, id -> wanted(id, null), name -> wanted(-1, name), problems);
+            report = new Converter(options, source, RecordingInput.systemTemp()).convert(input.path(), input.path(), (start, end) -> {
+                TreeWriter w = new TreeWriter(start);
+                opened.add(w);
+                return w;
+            }, null);
             input.report(err, "print", -1);
             recoveryLost = input.lostData();
         } catch (NoSuchFileException e) {
@@ -279,22 +289,31 @@ public final class PrintCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new CliException(file + ": " + e.getMessage());
         }
+        TreeWriter trees = opened.get(0);
+        MtlogInfo info = trees.info();
+        Names names = new Names(info);
+        LongFunction<String> methods = methodNames(info, names);
         out.printf("# %s: call tree per thread; ms: time since the recording started (%s); buffered records are stamped"
                 + " at the agent's 1 ms tick by default (stamp=tick), so records between two ticks share a time; !threw: an exit"
-                + " by exception%n", file, Names.time(trees.startNanos()));
-        for (JfrCallTrees.ThreadRecords t : trees.threads()) {
-            if (t == null) {
+                + " by exception%n", file, Names.time(trees.startNanos));
+        for (TreeWriter.ThreadRecords t : trees.threads()) {
+            if (!wanted(t.key, names.thread(t.key))) {
                 continue;
             }
-            CallTree tree = startThread(out, t.key, t.name, trees::method, null, true, true);
-            trees.print(t, tree);
+            t.print(startThread(out, t.key, names.thread(t.key), methods, names::object, true, true), trees.startNanos);
         }
         checkWritten(out);
-        for (String p : problems) {
-            err.println("print: warning: " + p);
-        }
+        ConversionRun.warn(err, "print", report, options);
         err.flush();
-        return problems.isEmpty() && !recoveryLost ? ExitCodes.OK : ExitCodes.PARTIAL;
+        return report.lostData() || recoveryLost ? ExitCodes.PARTIAL : ExitCodes.OK;
+    }
+
+    /** {@code pkg.Class.method(Type)} of a method id, by the tables' names. */
+    private static LongFunction<String> methodNames(MtlogInfo info, Names names) {
+        return id -> {
+            MtlogInfo.MethodInfo m = info.methods().get(id);
+            return m == null ? names.method(id) : CallTree.methodName(m.className(), m.methodName(), m.descriptor());
+        };
     }
 
     private void printJson(MtlogReader r, PrintWriter out) throws IOException {

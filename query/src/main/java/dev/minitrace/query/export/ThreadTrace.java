@@ -3,6 +3,7 @@ package dev.minitrace.query.export;
 import static dev.minitrace.query.parquet.ParquetFile.NULL_INT;
 import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
 
+import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.query.TraceTables;
 import dev.minitrace.query.parquet.TableWriter;
@@ -10,18 +11,13 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * One thread's trace as it turns into rows: numbers its records, keeps the calls and the monitors
- * it holds open, and writes a {@code records} row per record, a {@code calls} row when a call ends
- * and a {@code locks} row when a monitor is released. It relies on getting the thread's records in
- * their exact order, which {@link dev.minitrace.converter.write.TraceWriter.Order#THREAD} gives.
- *
- * <p>Rules for what the trace lacks (docs/query.md): an exit whose entry is not in the trace (the
- * method ran when tracing began) is a call with no {@code call_seq}, one level above the outermost
- * call seen so far; an exit that matches an open call further down the stack ends the calls above
- * it without an exit (their exits were lost); a call still open at the end has no exit. A release
- * without its acquire, or an acquire without its release, is a hold with one side null.
+ * One thread's trace as it turns into rows: a {@code records} row per record, a {@code calls} row
+ * when a call ends and a {@code locks} row when a hold ends, as the thread's {@link CallModel} finds
+ * them (whose rules for what the trace lacks are docs/query.md's). It relies on getting the
+ * thread's records in their exact order, which
+ * {@link dev.minitrace.converter.write.TraceWriter.Order#THREAD} gives.
  */
-final class ThreadTrace {
+final class ThreadTrace implements CallModel.Listener<IOException> {
     private static final int R_THREAD = TraceTables.RECORDS.index("thread");
     private static final int R_SEQ = TraceTables.RECORDS.index("seq");
     private static final int R_KIND = TraceTables.RECORDS.index("kind");
@@ -74,30 +70,14 @@ final class ThreadTrace {
     }
 
     final long key;
-    private long seq;
+    /** The thread's calls and holds; numbers its records as they come (the {@code seq} column). */
+    private final CallModel<IOException> model = new CallModel<>(this);
     /** The GC id that began the current fragment, or null. */
     long fragment = NULL_LONG;
-
-    // Open calls, outermost first: entry seq, method, stack, entry time, sum of the ended children's
-    // durations (null once one of them has none), depth.
-    private int calls;
-    private long[] callSeq = new long[16];
-    private long[] callMethod = new long[16];
+    /** The stack ids of the open calls, by frame. */
     private long[] callStack = new long[16];
-    private long[] callEntry = new long[16];
-    private long[] callChildren = new long[16];
-    private int[] callDepth = new int[16];
-    /** The depth of the next call entered with no call open: below 0 once exits of calls entered before the trace came. */
-    private int base;
-
-    // Held monitors, in acquire order: acquire seq, object id, time, bci, the call and method that acquired.
-    private int holds;
-    private long[] holdSeq = new long[8];
-    private long[] holdObject = new long[8];
-    private long[] holdTime = new long[8];
-    private int[] holdBci = new int[8];
-    private long[] holdCall = new long[8];
-    private long[] holdMethod = new long[8];
+    private TableWriter callRows;
+    private TableWriter lockRows;
 
     ThreadTrace(long key) {
         this.key = key;
@@ -110,7 +90,10 @@ final class ThreadTrace {
      */
     void add(byte type, long time, long value, int aux, TableWriter records, TableWriter callRows, TableWriter lockRows)
             throws IOException {
-        long s = ++seq;
+        this.callRows = callRows;
+        this.lockRows = lockRows;
+        long call = model.record(type, value, aux, time);
+        long s = model.seq();
         int r = records.next();
         long[][] l = records.longs;
         l[R_THREAD][r] = key;
@@ -128,21 +111,20 @@ final class ThreadTrace {
                 l[R_CLASS][r] = NULL_LONG;
                 l[R_OBJECT][r] = NULL_LONG;
                 records.ints[R_BCI][r] = NULL_INT;
-                enter(s, value, time);
             }
             case MtlogFormat.METHOD_EXIT -> {
                 l[R_METHOD][r] = value;
                 l[R_CLASS][r] = NULL_LONG;
                 l[R_OBJECT][r] = NULL_LONG;
                 records.ints[R_BCI][r] = aux;
-                l[R_CALL][r] = exit(s, value, time, aux, callRows);
+                l[R_CALL][r] = call;
             }
             case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.FIELD_STORE, MtlogFormat.ARRAY_STORE,
                     MtlogFormat.ARRAY_LENGTH -> {
                 // a site: the method is the record's own for a throw or handler, else the running one
                 boolean exception = type == MtlogFormat.EXCEPTION_THROW || type == MtlogFormat.EXCEPTION_HANDLED;
-                l[R_METHOD][r] = exception ? value : calls > 0 ? callMethod[calls - 1] : NULL_LONG;
-                l[R_CALL][r] = calls > 0 ? callSeq[calls - 1] : NULL_LONG;
+                l[R_METHOD][r] = exception ? value : model.runningMethod();
+                l[R_CALL][r] = model.runningCall();
                 l[R_CLASS][r] = NULL_LONG;
                 l[R_OBJECT][r] = NULL_LONG;
                 records.ints[R_BCI][r] = type == MtlogFormat.ARRAY_LENGTH ? NULL_INT : aux;
@@ -157,8 +139,8 @@ final class ThreadTrace {
             case MtlogFormat.EXCEPTION_OBJECT, MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW,
                     MtlogFormat.OBJECT_DEATH, MtlogFormat.METHOD_RECEIVER -> {
                 // an object of a heap record; 0 is null (a static field's holder, a null target)
-                l[R_METHOD][r] = calls > 0 ? callMethod[calls - 1] : NULL_LONG;
-                l[R_CALL][r] = calls > 0 ? callSeq[calls - 1] : NULL_LONG;
+                l[R_METHOD][r] = model.runningMethod();
+                l[R_CALL][r] = model.runningCall();
                 l[R_CLASS][r] = value == 0 ? NULL_LONG : value >>> 32;
                 l[R_OBJECT][r] = value == 0 ? NULL_LONG : value;
                 records.ints[R_BCI][r] = NULL_INT;
@@ -167,84 +149,38 @@ final class ThreadTrace {
                 }
             }
             default -> {
-                l[R_METHOD][r] = calls > 0 ? callMethod[calls - 1] : NULL_LONG;
-                l[R_CALL][r] = calls > 0 ? callSeq[calls - 1] : NULL_LONG;
+                // a monitor or an allocation: after an acquire the running call is the one that acquired
+                l[R_METHOD][r] = model.runningMethod();
+                l[R_CALL][r] = model.runningCall();
                 l[R_CLASS][r] = value >>> 32;
                 l[R_OBJECT][r] = value;
                 records.ints[R_BCI][r] = aux;
-                if (type == MtlogFormat.LOCK_ACQUIRE) {
-                    acquire(s, value, time, aux);
-                } else if (type == MtlogFormat.LOCK_RELEASE) {
-                    release(s, value, time, aux, lockRows);
-                }
             }
         }
     }
 
-    private void enter(long s, long method, long time) {
-        if (calls == callSeq.length) {
-            int n = calls * 2;
-            callSeq = Arrays.copyOf(callSeq, n);
-            callMethod = Arrays.copyOf(callMethod, n);
-            callStack = Arrays.copyOf(callStack, n);
-            callEntry = Arrays.copyOf(callEntry, n);
-            callChildren = Arrays.copyOf(callChildren, n);
-            callDepth = Arrays.copyOf(callDepth, n);
+    @Override
+    public void enter(int frame, long seq, long method, long time) {
+        if (frame == callStack.length) {
+            callStack = Arrays.copyOf(callStack, frame * 2);
         }
-        callDepth[calls] = calls > 0 ? callDepth[calls - 1] + 1 : base;
-        callSeq[calls] = s;
-        callMethod[calls] = method;
-        callStack[calls] = stack(calls > 0 ? callStack[calls - 1] : 0, method);
-        callEntry[calls] = time;
-        callChildren[calls] = 0;
-        calls++;
+        callStack[frame] = stack(frame > 0 ? callStack[frame - 1] : 0, method);
     }
 
-    /** Ends the call {@code method} exits; returns its entry seq (null when its entry is not in the trace). */
-    private long exit(long s, long method, long time, int bci, TableWriter out) throws IOException {
-        int k = calls - 1;
-        while (k >= 0 && callMethod[k] != method) {
-            k--;
-        }
-        if (k < 0) {
-            // An exit of a call the trace never saw begin.
-            int depth;
-            long parent;
-            long parentStack;
-            if (calls > 0) {
-                depth = callDepth[calls - 1] + 1;
-                parent = callSeq[calls - 1];
-                parentStack = callStack[calls - 1];
-                callChildren[calls - 1] = NULL_LONG;
-            } else {
-                depth = --base;
-                parent = NULL_LONG;
-                parentStack = NULL_LONG;
-            }
-            call(out, NULL_LONG, s, parent, depth, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method), parentStack,
-                    NULL_LONG, time, NULL_LONG, bci);
-            return NULL_LONG;
-        }
-        while (calls - 1 > k) {
-            end(out, NULL_LONG, NULL_LONG, NULL_INT);
-        }
-        long entrySeq = callSeq[k];
-        end(out, s, time, bci);
-        return entrySeq;
+    @Override
+    public void exit(int frame, int end, long exitSeq, int bci, long time, long duration, long self) throws IOException {
+        call(callRows, model.callSeq(frame), exitSeq, frame > 0 ? model.callSeq(frame - 1) : NULL_LONG, model.depth(frame),
+                model.method(frame), callStack[frame], frame > 0 ? callStack[frame - 1] : NULL_LONG, model.entryTime(frame), time,
+                self, bci);
     }
 
-    /** Writes the innermost open call, ended by {@code exitSeq} at {@code time} (null: never ended), and pops it. */
-    private void end(TableWriter out, long exitSeq, long time, int bci) throws IOException {
-        int k = --calls;
-        long entry = callEntry[k];
-        long duration = time == NULL_LONG || entry == NULL_LONG || exitSeq == NULL_LONG ? NULL_LONG : time - entry;
-        long children = callChildren[k];
-        long self = duration == NULL_LONG || children == NULL_LONG ? NULL_LONG : duration - children;
-        call(out, callSeq[k], exitSeq, k > 0 ? callSeq[k - 1] : NULL_LONG, callDepth[k], callMethod[k], callStack[k],
-                k > 0 ? callStack[k - 1] : NULL_LONG, entry, time, self, bci);
-        if (k > 0 && callChildren[k - 1] != NULL_LONG) {
-            callChildren[k - 1] = duration == NULL_LONG ? NULL_LONG : callChildren[k - 1] + duration;
-        }
+    @Override
+    public void exitWithoutEntry(long method, int end, long exitSeq, int bci, long time, int depth) throws IOException {
+        int calls = model.calls();
+        long parent = calls > 0 ? model.callSeq(calls - 1) : NULL_LONG;
+        long parentStack = calls > 0 ? callStack[calls - 1] : NULL_LONG;
+        call(callRows, NULL_LONG, exitSeq, parent, depth, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method),
+                parentStack, NULL_LONG, time, NULL_LONG, bci);
     }
 
     private void call(TableWriter out, long entrySeq, long exitSeq, long parent, int depth, long method, long stack,
@@ -282,46 +218,15 @@ final class ThreadTrace {
         return z ^ (z >>> 31);
     }
 
-    private void acquire(long s, long object, long time, int bci) {
-        if (holds == holdSeq.length) {
-            int n = holds * 2;
-            holdSeq = Arrays.copyOf(holdSeq, n);
-            holdObject = Arrays.copyOf(holdObject, n);
-            holdTime = Arrays.copyOf(holdTime, n);
-            holdBci = Arrays.copyOf(holdBci, n);
-            holdCall = Arrays.copyOf(holdCall, n);
-            holdMethod = Arrays.copyOf(holdMethod, n);
-        }
-        holdSeq[holds] = s;
-        holdObject[holds] = object;
-        holdTime[holds] = time;
-        holdBci[holds] = bci;
-        holdCall[holds] = calls > 0 ? callSeq[calls - 1] : NULL_LONG;
-        holdMethod[holds] = calls > 0 ? callMethod[calls - 1] : NULL_LONG;
-        holds++;
+    @Override
+    public void release(int h, boolean released, long releaseSeq, int bci, long time, boolean reentered) throws IOException {
+        hold(lockRows, model.holdSeq(h), releaseSeq, model.holdObject(h), model.holdMethod(h), model.holdCall(h), model.holdBci(h),
+                released ? bci : NULL_INT, model.holdTime(h), released ? time : NULL_LONG);
     }
 
-    private void release(long s, long object, long time, int bci, TableWriter out) throws IOException {
-        int k = holds - 1;
-        while (k >= 0 && holdObject[k] != object) {
-            k--;
-        }
-        if (k < 0) {
-            hold(out, NULL_LONG, s, object, calls > 0 ? callMethod[calls - 1] : NULL_LONG,
-                    calls > 0 ? callSeq[calls - 1] : NULL_LONG, NULL_INT, bci, NULL_LONG, time);
-            return;
-        }
-        hold(out, holdSeq[k], s, object, holdMethod[k], holdCall[k], holdBci[k], bci, holdTime[k], time);
-        int above = holds - 1 - k;
-        if (above > 0) {
-            System.arraycopy(holdSeq, k + 1, holdSeq, k, above);
-            System.arraycopy(holdObject, k + 1, holdObject, k, above);
-            System.arraycopy(holdTime, k + 1, holdTime, k, above);
-            System.arraycopy(holdBci, k + 1, holdBci, k, above);
-            System.arraycopy(holdCall, k + 1, holdCall, k, above);
-            System.arraycopy(holdMethod, k + 1, holdMethod, k, above);
-        }
-        holds--;
+    @Override
+    public void releaseWithoutAcquire(long object, long releaseSeq, int bci, long time) throws IOException {
+        hold(lockRows, NULL_LONG, releaseSeq, object, model.runningMethod(), model.runningCall(), NULL_INT, bci, NULL_LONG, time);
     }
 
     private void hold(TableWriter out, long acquireSeq, long releaseSeq, long object, long method, long call, int acquireBci,
@@ -344,13 +249,8 @@ final class ThreadTrace {
 
     /** The trace ended: the calls and holds still open are written without their end. */
     void finish(TableWriter callRows, TableWriter lockRows) throws IOException {
-        while (calls > 0) {
-            end(callRows, NULL_LONG, NULL_LONG, NULL_INT);
-        }
-        for (int k = 0; k < holds; k++) {
-            hold(lockRows, holdSeq[k], NULL_LONG, holdObject[k], holdMethod[k], holdCall[k], holdBci[k], NULL_INT, holdTime[k],
-                    NULL_LONG);
-        }
-        holds = 0;
+        this.callRows = callRows;
+        this.lockRows = lockRows;
+        model.finish();
     }
 }

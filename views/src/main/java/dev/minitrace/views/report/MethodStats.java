@@ -18,6 +18,10 @@ final class MethodStats {
     long[] exceptionExits = new long[256];
     long[] thrown = new long[256];
     long[] allocs = new long[256];
+    /** Calls without an exit record: their exit was lost, or they were still running at the end. */
+    long[] withoutExit = new long[256];
+    /** Exits whose entry is not in the trace (not in {@link #calls}). */
+    long[] exitsWithoutEntry = new long[256];
     int size;
 
     /** The dense index of method {@code methodId}. */
@@ -35,6 +39,8 @@ final class MethodStats {
             exceptionExits = Arrays.copyOf(exceptionExits, n);
             thrown = Arrays.copyOf(thrown, n);
             allocs = Arrays.copyOf(allocs, n);
+            withoutExit = Arrays.copyOf(withoutExit, n);
+            exitsWithoutEntry = Arrays.copyOf(exitsWithoutEntry, n);
         }
         id[size] = methodId;
         index.put(methodId, size);

@@ -9,7 +9,8 @@ import java.io.IOException;
  * Hands an {@code .mtlog}'s records to a writer that wants them thread by thread, as the converter
  * would. An {@code .mtlog} has no time per record: each record is given the time of the GC point
  * that began its fragment (the file's start for the first), the one time the file knows for it. In
- * the global layout the bytecode index is not stored (aux holds the thread): 0 is given.
+ * the global layout the bytecode index is not stored (aux holds the thread): 0 is given, and
+ * {@link Integer#MIN_VALUE} for an exit, whose bytecode index 0 would mean an exit by exception.
  */
 final class MtlogReplay {
     private static final int BATCH = 4096;
@@ -21,7 +22,8 @@ final class MtlogReplay {
     static void replay(MtlogReader reader, TraceWriter writer) throws IOException {
         if (reader.globalLayout()) {
             Batch b = new Batch(writer, reader.startNanos());
-            reader.forEachRecord((stream, type, value, aux) -> b.add(aux & 0xFFFF_FFFFL, type, value, 0, true));
+            reader.forEachRecord((stream, type, value, aux) -> b.add(aux & 0xFFFF_FFFFL, type, value,
+                    type == MtlogFormat.METHOD_EXIT ? Integer.MIN_VALUE : 0, true));
             b.flush();
         } else {
             for (int stream : reader.streamIds()) {

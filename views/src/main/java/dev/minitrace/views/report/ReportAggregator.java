@@ -1,5 +1,6 @@
 package dev.minitrace.views.report;
 
+import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.write.TraceWriter;
@@ -25,6 +26,8 @@ import java.util.TreeMap;
 public final class ReportAggregator implements TraceWriter {
     /** Call paths kept (all threads' trees together); calls beyond go to overflow nodes. */
     static final int MAX_NODES = 300_000;
+    /** The bit of an open call's node that marks its method's outermost activation (node indexes stay below it). */
+    private static final int OUTERMOST = 1 << 31;
 
     final boolean timed;
     final long start;
@@ -55,24 +58,26 @@ public final class ReportAggregator implements TraceWriter {
         this.timed = timed;
     }
 
-    /** One thread's open frames and monitors, and its totals. */
-    final class ThreadCalls {
+    /**
+     * One thread's totals, and its open calls as the report sees them: each call's node in the call
+     * tree and whether it is its method's outermost activation. Which calls and holds there are,
+     * and how they end, is the thread's {@link CallModel}'s to say.
+     */
+    final class ThreadCalls implements CallModel.Listener<RuntimeException> {
         final long key;
         final int ordinal;
         final int root;
         final Activity activity;
+        final CallModel<RuntimeException> model = new CallModel<>(this);
         long records;
         long calls;
+        /** Per open call: its node in the call tree, with {@link #OUTERMOST} set for its method's outermost activation. */
         int[] node = new int[64];
+        /** Per open call: its method's index. */
         int[] method = new int[64];
-        long[] entry = new long[64];
-        long[] child = new long[64];
-        boolean[] outermost = new boolean[64];
-        int depth;
-        long[] monitor = new long[8];
-        long[] acquired = new long[8];
-        int held;
-        boolean afterExceptionExit;
+        /** The record being aggregated is an exit by exception; the one before it was. */
+        boolean threw;
+        boolean afterThrow;
 
         ThreadCalls(long key, int ordinal) {
             this.key = key;
@@ -85,145 +90,114 @@ public final class ReportAggregator implements TraceWriter {
             records++;
             countByType[type]++;
             activity.add(time, start, (end - start + Activity.BINS - 1) / Activity.BINS);
-            boolean exceptionExit = false;
-            switch (type) {
-                case MtlogFormat.METHOD_ENTRY -> enter(methods.indexOf(value), time);
-                case MtlogFormat.METHOD_EXIT -> exceptionExit = exit(methods.indexOf(value), aux == 0, time);
-                case MtlogFormat.LOCK_ACQUIRE -> acquire(value, time);
-                case MtlogFormat.LOCK_RELEASE -> release(value, time);
-                case MtlogFormat.OBJECT_ALLOC -> allocate(value, aux);
-                default -> {
-                }
+            threw = false;
+            if (type == MtlogFormat.OBJECT_ALLOC) {
+                allocate(value, aux);
+            } else if (type == MtlogFormat.LOCK_ACQUIRE) {
+                monitors.acquire(value, ordinal);
             }
-            afterExceptionExit = exceptionExit;
+            model.record(type, value, aux, time);
+            afterThrow = threw;
         }
 
-        private void enter(int m, long time) {
+        @Override
+        public void enter(int frame, long seq, long methodId, long time) {
+            int m = methods.indexOf(methodId);
             calls++;
-            int parent = depth > 0 ? node[depth - 1] : root;
+            int parent = frame > 0 ? node[frame - 1] & ~OUTERMOST : root;
             int n = tree.child(parent, m);
             tree.calls[n]++;
             methods.calls[m]++;
             boolean outer;
             if (tree.method[n] == CallTree.OVERFLOW) {
                 outer = true;
-                for (int i = 0; i < depth && outer; i++) {
+                for (int i = 0; i < frame && outer; i++) {
                     outer = method[i] != m;
                 }
             } else {
                 outer = !tree.recursive[n];
             }
-            if (depth == node.length) {
-                int len = depth * 2;
-                node = Arrays.copyOf(node, len);
-                method = Arrays.copyOf(method, len);
-                entry = Arrays.copyOf(entry, len);
-                child = Arrays.copyOf(child, len);
-                outermost = Arrays.copyOf(outermost, len);
+            if (frame == node.length) {
+                node = Arrays.copyOf(node, frame * 2);
+                method = Arrays.copyOf(method, frame * 2);
             }
-            node[depth] = n;
-            method[depth] = m;
-            entry[depth] = time;
-            child[depth] = 0;
-            outermost[depth] = outer;
-            depth++;
+            node[frame] = outer ? n | OUTERMOST : n;
+            method[frame] = m;
         }
 
-        /** Returns true for an exit by exception that matched a frame. */
-        private boolean exit(int m, boolean exception, long time) {
-            int i = depth - 1;
-            while (i >= 0 && method[i] != m) {
-                i--;
-            }
-            if (i < 0) {
-                // began before the records: its time and callers are unknown
-                unmatchedExits++;
-                return false;
-            }
-            while (depth - 1 > i) {
+        @Override
+        public void exit(int frame, int how, long seq, int bci, long time, long duration, long self) {
+            int n = node[frame] & ~OUTERMOST;
+            int m = method[frame];
+            if (how == CallModel.EXIT_LOST) {
                 framesWithoutExit++;
-                close(time);
+                methods.withoutExit[m]++;
+            } else if (how == CallModel.OPEN) {
+                unfinishedCalls++;
+                methods.withoutExit[m]++;
+            } else if (how == CallModel.THREW) {
+                exceptional(m);
             }
-            close(time);
-            if (exception) {
-                methods.exceptionExits[m]++;
-                if (!afterExceptionExit) {
-                    methods.thrown[m]++;
+            // a call without its exit has no time (docs/query.md): nothing is added for it
+            if (duration != CallModel.NONE) {
+                tree.time[n] += duration;
+                if ((node[frame] & OUTERMOST) != 0) {
+                    methods.inclusive[m] += duration;
                 }
             }
-            return exception;
-        }
-
-        /** Ends the innermost open frame at {@code time}. */
-        void close(long time) {
-            int f = --depth;
-            long duration = Math.max(0, time - entry[f]);
-            long own = Math.max(0, duration - child[f]);
-            int n = node[f];
-            int m = method[f];
-            tree.time[n] += duration;
-            tree.self[n] += own;
-            methods.self[m] += own;
-            if (outermost[f]) {
-                methods.inclusive[m] += duration;
-            }
-            if (f > 0) {
-                child[f - 1] += duration;
+            if (self != CallModel.NONE) {
+                tree.self[n] += self;
+                methods.self[m] += self;
             }
         }
 
-        private void acquire(long object, long time) {
-            monitors.acquire(object, ordinal);
-            if (held == monitor.length) {
-                monitor = Arrays.copyOf(monitor, held * 2);
-                acquired = Arrays.copyOf(acquired, held * 2);
+        @Override
+        public void exitWithoutEntry(long methodId, int how, long seq, int bci, long time, int depth) {
+            // began before the records: its time and callers are unknown
+            unmatchedExits++;
+            int m = methods.indexOf(methodId);
+            methods.exitsWithoutEntry[m]++;
+            if (how == CallModel.THREW) {
+                exceptional(m);
             }
-            monitor[held] = object;
-            acquired[held] = time;
-            held++;
         }
 
-        private void release(long object, long time) {
-            int i = held - 1;
-            while (i >= 0 && monitor[i] != object) {
-                i--;
+        private void exceptional(int m) {
+            methods.exceptionExits[m]++;
+            if (!afterThrow) {
+                methods.thrown[m]++;
             }
-            if (i < 0) {
-                unmatchedReleases++;
-                return;
+            threw = true;
+        }
+
+        @Override
+        public void release(int hold, boolean released, long seq, int bci, long time, boolean reentered) {
+            if (!reentered) {
+                // a hold is the outermost acquire to its release; one still held at the end has no time
+                monitors.hold(model.holdObject(hold), timed && released ? time - model.holdTime(hold) : -1);
             }
-            long since = acquired[i];
-            System.arraycopy(monitor, i + 1, monitor, i, held - i - 1);
-            System.arraycopy(acquired, i + 1, acquired, i, held - i - 1);
-            held--;
-            for (int j = 0; j < held; j++) {
-                if (monitor[j] == object) {
-                    return; // a reentrant acquire: the hold ends with the outermost release
-                }
-            }
-            monitors.hold(object, timed ? Math.max(0, time - since) : -1);
+        }
+
+        @Override
+        public void releaseWithoutAcquire(long object, long seq, int bci, long time) {
+            unmatchedReleases++;
         }
 
         private void allocate(long object, int bci) {
-            int m = depth > 0 ? method[depth - 1] : -1;
+            int frames = model.calls();
+            int m = frames > 0 ? method[frames - 1] : -1;
             allocations.add(m, bci, object);
-            if (depth > 0) {
-                tree.allocs[node[depth - 1]]++;
+            if (frames > 0) {
+                tree.allocs[node[frames - 1] & ~OUTERMOST]++;
                 methods.allocs[m]++;
             } else {
                 tree.allocs[root]++;
             }
         }
 
-        /** Ends what is still open at the end of the recording. */
-        void finish(long time) {
-            unfinishedCalls += depth;
-            while (depth > 0) {
-                close(time);
-            }
-            for (int i = held - 1; i >= 0; i--) {
-                release(monitor[i], time);
-            }
+        /** Ends what is still open at the end of the recording: calls and holds without their end. */
+        void finish() {
+            model.finish();
         }
     }
 
@@ -266,7 +240,7 @@ public final class ReportAggregator implements TraceWriter {
             return;
         }
         for (ThreadCalls t : threads) {
-            t.finish(end);
+            t.finish();
         }
         info = tables;
         finished = true;

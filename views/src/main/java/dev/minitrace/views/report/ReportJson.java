@@ -132,13 +132,13 @@ final class ReportJson {
             g.writeString(w);
         }
         if (agg.unmatchedExits > 0) {
-            g.writeString(agg.unmatchedExits + " exits had no entry (calls that began before the records start): not in the flame graph");
+            g.writeString(agg.unmatchedExits + " exits had no entry (calls that began before the records start): not in the flame graph, their time unknown");
         }
         if (agg.unfinishedCalls > 0) {
-            g.writeString(agg.unfinishedCalls + " calls were still running at the end: their time runs to the end");
+            g.writeString(agg.unfinishedCalls + " calls were still running at the end: their time is unknown, not counted");
         }
         if (agg.framesWithoutExit > 0) {
-            g.writeString(agg.framesWithoutExit + " calls had no exit record (an enclosing call's exit ended them)");
+            g.writeString(agg.framesWithoutExit + " calls had no exit record (an enclosing call's exit ended them): their time is unknown, not counted");
         }
         if (agg.tree.overflowCalls() > 0) {
             g.writeString(agg.tree.overflowCalls() + " calls took call paths beyond the report's bound of " + ReportAggregator.MAX_NODES
@@ -276,13 +276,16 @@ final class ReportJson {
                 : Comparator.<Integer>comparingLong(i -> -m.calls[i]);
         g.writeArrayFieldStart("methods");
         for (int i : top(m.size, order.thenComparingInt(i -> i))) {
-            if (m.calls[i] == 0) {
+            if (m.calls[i] == 0 && m.exitsWithoutEntry[i] == 0) {
                 continue;
             }
             g.writeStartObject();
             g.writeNumberField("name", methodName(i));
             g.writeStringField("descriptor", descriptor(i));
             g.writeNumberField("calls", m.calls[i]);
+            g.writeNumberField("exitsWithoutEntry", m.exitsWithoutEntry[i]);
+            g.writeNumberField("exceptionExits", m.exceptionExits[i]);
+            g.writeNumberField("withoutExit", m.withoutExit[i]);
             g.writeNumberField("inclusive", m.inclusive[i]);
             g.writeNumberField("self", m.self[i]);
             g.writeNumberField("allocs", m.allocs[i]);

@@ -1,21 +1,26 @@
 package dev.minitrace.views.timeline;
 
+import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * One thread's track of the timeline: turns the thread's records, in its exact order and with
- * laid-out times, into properly nested slices. Calls and monitor holds share one stack, so a
- * monitor held inside a call is a slice inside the call's slice. Whatever the records, the slices
- * nest: an exit whose entry is missing (the call began before the recording or the window) gets a
- * begin at the start; an exit that skips frames (their exit records are missing) first ends those
- * frames; what is open at the end ends at the end. Each such slice says so in its arguments.
+ * One thread's track of the timeline: the calls and monitor holds of the thread's
+ * {@link CallModel}, fed the thread's records in its exact order with laid-out times, as properly
+ * nested slices. Calls and holds share one stack of slices, so a monitor held inside a call is a
+ * slice inside the call's slice. The model says which calls and holds there are and how they end
+ * (docs/query.md, "What a trace lacks"); the track only keeps the slices nested: a call's end first
+ * ends the slices of the holds still open above it (their release, if it comes, shows nothing more);
+ * a release while calls opened after the acquire are still running ends the hold's slice as soon as
+ * those have ended. A call without entry (a hold without acquire) begins at the window's start when
+ * no slice is open, else it is an instant at its exit inside the open slices. Each such slice says
+ * so in its arguments.
  *
  * <p>After the {@code --max-events} cut no slice begins, but the slices already open still end at
  * their real end, so the calls that are shown are whole.
  */
-final class ThreadTrack implements TickGroup.Sink {
+final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOException> {
     static final int BEGIN = 1;
     static final int END = 2;
     static final int LOCK_BEGIN = 3;
@@ -33,6 +38,8 @@ final class ThreadTrack implements TickGroup.Sink {
     static final int END_WINDOW = 3;
     /** No exit (release) record: ended where an enclosing frame ended. */
     static final int END_NO_RECORD = 4;
+    /** On a begin: no entry (acquire) record, and slices were open: shown as an instant at its exit (release). */
+    static final int BEGIN_AT_END = 5;
 
     private static final byte METHOD = 0;
     private static final byte LOCK = 1;
@@ -41,16 +48,31 @@ final class ThreadTrack implements TickGroup.Sink {
     final TickGroup ticks = new TickGroup();
     private final EventSpool spool;
     private final Cut cut;
+    private final CallModel<IOException> model = new CallModel<>(this);
 
+    // The open slices, outermost first: kind, method or monitor, bci, begun after the cut, the
+    // hold's acquire seq (locks), and whether the hold was released while calls above it ran.
     private byte[] kind = new byte[32];
     private long[] value = new long[32];
     private int[] aux = new int[32];
     private boolean[] dropped = new boolean[32];
+    private long[] holdSeq = new long[32];
+    private boolean[] released = new boolean[32];
     private int depth;
 
+    /** The display time of the record being handled. */
+    private long now;
+    /** Whether that record comes after the cut. */
+    private boolean after;
+    /** Its record type. */
+    private int type;
+    /** How the calls and holds still open at {@link #endAll} end. */
+    private int finishKind = END_RECORDING;
+
     /**
-     * Frames begun before the records start (an exit or release without its entry or acquire), in
-     * the order found: innermost first. They begin at the start of the window, outermost first.
+     * Frames begun before the records start (an exit or release without its entry or acquire, with no
+     * slice open), in the order found: innermost first. They begin at the start of the window,
+     * outermost first.
      */
     private byte[] earlyKind = new byte[0];
     private long[] earlyValue = new long[0];
@@ -77,85 +99,150 @@ final class ThreadTrack implements TickGroup.Sink {
     }
 
     @Override
-    public void record(int type, long v, int a, long time) throws IOException {
-        boolean after = time > cut.time;
-        switch (type) {
-            case MtlogFormat.METHOD_ENTRY -> open(METHOD, v, 0, time, after, type);
-            case MtlogFormat.LOCK_ACQUIRE -> open(LOCK, v, a, time, after, type);
-            case MtlogFormat.METHOD_EXIT -> close(METHOD, v, a == 0 ? END_EXCEPTION : END_RETURN, time, after, type);
-            case MtlogFormat.LOCK_RELEASE -> close(LOCK, v, END_RETURN, time, after, type);
-            case MtlogFormat.OBJECT_ALLOC -> {
-                if (after) {
-                    cut.dropped[type]++;
-                } else {
-                    emit(ALLOC, 0, time, v, a);
-                }
-            }
-            default -> {
-                // GC_TIMESTAMP and unknown types never come through records()
+    public void record(int t, long v, int a, long time) throws IOException {
+        now = time;
+        after = time > cut.time;
+        type = t;
+        if (t == MtlogFormat.OBJECT_ALLOC) {
+            if (after) {
+                cut.dropped[t]++;
+            } else {
+                emit(ALLOC, 0, time, v, a);
             }
         }
+        model.record(t, v, a, time);
     }
 
-    private void open(byte k, long v, int a, long time, boolean after, int type) throws IOException {
+    @Override
+    public void enter(int frame, long seq, long method, long time) throws IOException {
+        open(METHOD, method, 0, CallModel.NONE);
+    }
+
+    @Override
+    public void acquire(int hold, boolean reentered) throws IOException {
+        open(LOCK, model.holdObject(hold), model.holdBci(hold), model.holdSeq(hold));
+    }
+
+    private void open(byte k, long v, int a, long seq) throws IOException {
         if (depth == kind.length) {
             int n = depth * 2;
             kind = Arrays.copyOf(kind, n);
             value = Arrays.copyOf(value, n);
             aux = Arrays.copyOf(aux, n);
             dropped = Arrays.copyOf(dropped, n);
+            holdSeq = Arrays.copyOf(holdSeq, n);
+            released = Arrays.copyOf(released, n);
         }
         kind[depth] = k;
         value[depth] = v;
         aux[depth] = a;
         dropped[depth] = after;
+        holdSeq[depth] = seq;
+        released[depth] = false;
         depth++;
         if (after) {
             cut.dropped[type]++;
         } else {
-            emit(k == METHOD ? BEGIN : LOCK_BEGIN, 0, time, v, a);
+            emit(k == METHOD ? BEGIN : LOCK_BEGIN, 0, now, v, a);
         }
     }
 
-    private void close(byte k, long v, int endKind, long time, boolean after, int type) throws IOException {
+    @Override
+    public void exit(int frame, int how, long seq, int bci, long time, long duration, long self) throws IOException {
         int i = depth - 1;
-        while (i >= 0 && (kind[i] != k || value[i] != v)) {
+        while (kind[i] != METHOD) {
             i--;
         }
-        endAbove(i + 1, time, END_NO_RECORD);
-        if (i < 0) {
-            if (after) {
-                cut.dropped[type]++;
-                return;
-            }
-            // began before the records: a begin at the start, this end now
-            addEarly(k, v, 0);
-            emit(k == METHOD ? END : LOCK_END, endKind, time, v, 0);
-            return;
-        }
+        // holds still open above the call end with it, on the track; the model keeps them open
+        int endKind = switch (how) {
+            case CallModel.RETURNED -> END_RETURN;
+            case CallModel.THREW -> END_EXCEPTION;
+            case CallModel.EXIT_LOST -> END_NO_RECORD;
+            default -> finishKind;
+        };
+        endAbove(i + 1, how == CallModel.OPEN ? finishKind : END_NO_RECORD);
         depth = i;
         if (dropped[i]) {
-            cut.dropped[type]++;
+            if (how == CallModel.RETURNED || how == CallModel.THREW) {
+                cut.dropped[type]++;
+            }
         } else {
-            emit(k == METHOD ? END : LOCK_END, endKind, time, v, aux[i]);
+            emit(END, endKind, now, value[i], aux[i]);
+        }
+        endReleased();
+    }
+
+    @Override
+    public void release(int hold, boolean byRecord, long seq, int bci, long time, boolean reentered) throws IOException {
+        long s = model.holdSeq(hold);
+        int i = depth - 1;
+        while (i >= 0 && (kind[i] != LOCK || holdSeq[i] != s)) {
+            i--;
+        }
+        if (i < 0) {
+            return; // its slice ended with a call it was held in
+        }
+        released[i] = true;
+        if (byRecord && dropped[i]) {
+            cut.dropped[type]++;
+        }
+        endReleased();
+    }
+
+    /** Ends the slices of released holds on top of the stack. */
+    private void endReleased() throws IOException {
+        while (depth > 0 && kind[depth - 1] == LOCK && released[depth - 1]) {
+            depth--;
+            if (!dropped[depth]) {
+                emit(LOCK_END, type == MtlogFormat.LOCK_RELEASE || type == MtlogFormat.METHOD_EXIT ? END_RETURN : finishKind, now,
+                        value[depth], aux[depth]);
+            }
         }
     }
 
-    /** Ends the frames at depth {@code from} and above, innermost first, at {@code time}. */
-    private void endAbove(int from, long time, int endKind) throws IOException {
+    @Override
+    public void exitWithoutEntry(long method, int how, long seq, int bci, long time, int d) throws IOException {
+        withoutBegin(METHOD, method, 0, how == CallModel.THREW ? END_EXCEPTION : END_RETURN);
+    }
+
+    @Override
+    public void releaseWithoutAcquire(long object, long seq, int bci, long time) throws IOException {
+        withoutBegin(LOCK, object, 0, END_RETURN);
+    }
+
+    /** An end whose begin is not in the records: a slice from the window's start, or an instant inside the open slices. */
+    private void withoutBegin(byte k, long v, int a, int endKind) throws IOException {
+        if (after) {
+            cut.dropped[type]++;
+            return;
+        }
+        if (depth == 0) {
+            addEarly(k, v, a);
+        } else {
+            emit(k == METHOD ? BEGIN : LOCK_BEGIN, BEGIN_AT_END, now, v, a);
+        }
+        emit(k == METHOD ? END : LOCK_END, endKind, now, v, a);
+    }
+
+    /** Ends the slices at depth {@code from} and above, innermost first, now. */
+    private void endAbove(int from, int endKind) throws IOException {
         for (int j = depth - 1; j >= from; j--) {
             if (!dropped[j]) {
-                emit(kind[j] == METHOD ? END : LOCK_END, endKind, time, value[j], aux[j]);
+                emit(kind[j] == METHOD ? END : LOCK_END, endKind, now, value[j], aux[j]);
             }
         }
         depth = Math.min(depth, from);
     }
 
-    /** Ends every open frame at {@code time}, for the reason {@code endKind}. */
+    /** Ends every open call and hold at {@code time}, for the reason {@code endKind}. */
     void endAll(long time, int endKind) throws IOException {
-        endAbove(0, Math.max(time, ticks.last() + 1), endKind);
+        now = Math.max(time, ticks.last() + 1);
+        after = false;
+        type = -1;
+        finishKind = endKind;
+        model.finish();
+        endAbove(0, endKind);
     }
-
     private void addEarly(byte k, long v, int a) {
         if (early == earlyKind.length) {
             int n = Math.max(8, early * 2);

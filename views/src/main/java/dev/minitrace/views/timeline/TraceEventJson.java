@@ -317,6 +317,11 @@ final class TraceEventJson {
     }
 
     private void reason(boolean begin, boolean lock, int endKind) throws IOException {
+        if (begin && endKind == ThreadTrack.BEGIN_AT_END) {
+            g.writeStringField("begin", lock ? "no acquire record, released inside other slices: shown at its release"
+                    : "no entry record, exited inside other slices: shown at its exit");
+            return;
+        }
         if (begin) {
             g.writeStringField("begin", lock ? "held before the records start: no acquire record (shown from the start)"
                     : "running before the records start: no entry record (shown from the start)");
