@@ -192,7 +192,7 @@ public final class DiffCommand implements Callable<Integer> {
             if (Files.isDirectory(in) && Files.isDirectory(in.resolve(TraceTables.RECORDS.name()))) {
                 TraceCounts c = new TraceCounts(pathDepth);
                 ExportReplay.replay(in, c, (key, info) -> CountedTrace.selected(selected, key, info), memoryBytes, tempDir);
-                return new CountedTrace(c, List.of(), false);
+                return CountedTrace.of(c, List.of(), false);
             }
             Path temp = tempDir != null ? tempDir : RecordingInput.systemTemp();
             try (RecordingInput input = RecordingInput.open(in, temp, in)) {

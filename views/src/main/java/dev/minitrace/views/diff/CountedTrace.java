@@ -35,7 +35,18 @@ public record CountedTrace(TraceCounts counts, List<String> warnings, boolean lo
         if (counts.info() == null) {
             throw new IOException(in + ": the conversion ended before the trace was complete");
         }
-        return new CountedTrace(counts, report.warnings(), report.lostData());
+        return of(counts, report.warnings(), report.lostData());
+    }
+
+    /** A counted trace; a path tree that reached its bound adds a warning. */
+    public static CountedTrace of(TraceCounts counts, List<String> warnings, boolean lostData) {
+        if (counts.pathsDropped == 0) {
+            return new CountedTrace(counts, warnings, lostData);
+        }
+        List<String> w = new ArrayList<>(warnings);
+        w.add(String.format(java.util.Locale.ROOT, "more than %,d call paths: %,d calls on further paths are not counted by path"
+                + " (a smaller --depth keeps them)", TraceCounts.MAX_PATHS - 1, counts.pathsDropped));
+        return new CountedTrace(counts, w, lostData);
     }
 
     /** Counts an {@code .mtlog}; {@code threads} (names or ids, null for all) as for a recording. */
@@ -52,7 +63,7 @@ public record CountedTrace(TraceCounts counts, List<String> warnings, boolean lo
             }
             MtlogInfo info = reader.info();
             MtlogReplay.replay(reader, counts, key -> selected(threads, key, info), MtlogFormat.MAX_TYPE);
-            return new CountedTrace(counts, warnings, reader.truncated());
+            return of(counts, warnings, reader.truncated());
         }
     }
 
