@@ -9,10 +9,9 @@ import dev.minitrace.views.diff.CountedTrace;
 import dev.minitrace.views.diff.DiffBy;
 import dev.minitrace.views.diff.DiffOutput;
 import dev.minitrace.views.diff.FailBound;
+import dev.minitrace.views.diff.MethodFilter;
 import dev.minitrace.views.diff.TraceCounts;
 import dev.minitrace.views.diff.TraceDiff;
-import dev.minitrace.wire.AgentOptionsSyntax;
-import dev.minitrace.wire.filter.Filter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -128,7 +127,7 @@ public final class DiffCommand implements Callable<Integer> {
                 b.check(rowKind);
                 bounds.add(b);
             }
-            filter = filter(includes, excludes);
+            filter = MethodFilter.of(includes, excludes);
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         }
@@ -217,38 +216,5 @@ public final class DiffCommand implements Callable<Integer> {
         } catch (IOException | OutOfMemoryError e) {
             throw ConversionRun.failure(e, "diff", in, in, memory);
         }
-    }
-
-    /** The rows' method filter: --include (none: every method) less --exclude, as the agent selects methods. */
-    static BiPredicate<String, String> filter(List<String> includes, List<String> excludes) {
-        List<Filter> in = parse(includes);
-        List<Filter> ex = parse(excludes);
-        return (cls, method) -> {
-            if (cls == null) {
-                return in.isEmpty(); // outside any traced method: no filter names it
-            }
-            boolean selected = in.isEmpty();
-            for (Filter f : in) {
-                selected |= f.matches(cls, List.of(), method, List.of());
-            }
-            for (Filter f : ex) {
-                selected &= !f.matches(cls, List.of(), method, List.of());
-            }
-            return selected;
-        };
-    }
-
-    private static List<Filter> parse(List<String> texts) {
-        List<Filter> filters = new ArrayList<>();
-        for (String t : texts) {
-            for (String one : AgentOptionsSyntax.splitRules(t)) {
-                Filter f = Filter.parse(one);
-                if (f.isAnnotationFilter()) {
-                    throw new IllegalArgumentException("filter '" + one + "': a trace keeps no annotations; name classes or methods");
-                }
-                filters.add(f);
-            }
-        }
-        return filters;
     }
 }

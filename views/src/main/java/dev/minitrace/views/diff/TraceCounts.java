@@ -73,6 +73,13 @@ public final class TraceCounts implements TraceWriter {
         }
     }
 
+    /** The counts of a trace with no records, finished: the base of a trace compared with nothing. */
+    public static TraceCounts none() {
+        TraceCounts c = new TraceCounts(0);
+        c.finish(new MtlogInfo());
+        return c;
+    }
+
     /**
      * Tells that the records' exits carry no bytecode index (the global layout of an {@code .mtlog}):
      * exits by exception cannot be told from returns and are not counted.
