@@ -2,9 +2,6 @@ package dev.minitrace.cli;
 
 import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.RecordingSource;
-import dev.minitrace.query.ExportReplay;
-import dev.minitrace.query.TraceTables;
-import dev.minitrace.views.InputKind;
 import dev.minitrace.views.diff.CountedTrace;
 import dev.minitrace.views.diff.DiffBy;
 import dev.minitrace.views.diff.DiffOutput;
@@ -14,10 +11,7 @@ import dev.minitrace.views.diff.TraceCounts;
 import dev.minitrace.views.diff.TraceDiff;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -143,7 +137,7 @@ public final class DiffCommand implements Callable<Integer> {
         TraceCounts[] counts = new TraceCounts[2];
         Path[] inputs = {base, next};
         for (int i = 0; i < 2; i++) {
-            CountedTrace c = count(inputs[i], selected, pathDepth, source, memoryBytes, err);
+            CountedTrace c = TraceCounting.count("diff", inputs[i], selected, pathDepth, source, memoryBytes, tempDir, memory, err);
             for (String w : c.warnings()) {
                 err.println("diff: warning: " + inputs[i] + ": " + w);
             }
@@ -180,41 +174,5 @@ public final class DiffCommand implements Callable<Integer> {
 
     private static int diffMetric(DiffBy by, FailBound b) {
         return by.metrics().indexOf(b.metric());
-    }
-
-    private CountedTrace count(Path in, Set<String> selected, int pathDepth, RecordingSource source, long memoryBytes,
-            PrintWriter err) {
-        if (!Files.exists(in)) {
-            throw new CliException(in + ": no such file or folder", ExitCodes.FAILED);
-        }
-        try {
-            if (Files.isDirectory(in) && Files.isDirectory(in.resolve(TraceTables.RECORDS.name()))) {
-                TraceCounts c = new TraceCounts(pathDepth);
-                ExportReplay.replay(in, c, (key, info) -> CountedTrace.selected(selected, key, info), memoryBytes, tempDir);
-                return CountedTrace.of(c, List.of(), false);
-            }
-            Path temp = tempDir != null ? tempDir : RecordingInput.systemTemp();
-            try (RecordingInput input = RecordingInput.open(in, temp, in)) {
-                InputKind kind = InputKind.of(input.path());
-                CountedTrace c = switch (kind) {
-                    case JFR -> {
-                        try (Progress progress = Progress.forInput(input.path(), "diff")) {
-                            yield CountedTrace.ofRecording(input.path(), selected, pathDepth, source, temp, progress);
-                        }
-                    }
-                    case MTLOG -> CountedTrace.ofLog(input.path(), selected, pathDepth);
-                    case OTHER -> throw new CliException(in + ": not a JFR recording, an .mtlog or a folder of exported tables",
-                            ExitCodes.FAILED);
-                };
-                input.report(err, "diff", -1);
-                return input.lostData() ? new CountedTrace(c.counts(), c.warnings(), true) : c;
-            }
-        } catch (NoSuchFileException e) {
-            throw new CliException(in + ": no such file", ExitCodes.FAILED);
-        } catch (SQLException e) {
-            throw new CliException("cannot read " + in + ": " + e.getMessage().lines().findFirst().orElse(""), ExitCodes.FAILED);
-        } catch (IOException | OutOfMemoryError e) {
-            throw ConversionRun.failure(e, "diff", in, in, memory);
-        }
     }
 }

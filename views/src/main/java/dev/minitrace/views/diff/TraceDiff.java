@@ -258,6 +258,21 @@ public final class TraceDiff {
         };
     }
 
+    /** The number of rows, path row 0 (the root) included. */
+    public int size() {
+        return rows;
+    }
+
+    /** The parent of path row {@code r} (0: the root; the root's is -1). A parent's row comes before its children's. */
+    public int parent(int r) {
+        return keyA[r];
+    }
+
+    /** The last method of path row {@code r}, {@code class::name descriptor}. */
+    public String pathMethod(int r) {
+        return site(keyB[r]);
+    }
+
     /** The methods along path row {@code r}, outermost first, each {@code class::name descriptor}. */
     public List<String> pathMethods(int r) {
         List<String> methods = new ArrayList<>();
