@@ -2,6 +2,7 @@ package dev.minitrace.query;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.write.RecordBatch;
 import dev.minitrace.converter.write.TraceWriter;
 import dev.minitrace.query.export.Folders;
 import java.io.IOException;
@@ -48,7 +49,7 @@ public final class ExportReplay {
                 }
                 MtlogInfo info = info(s);
                 LongPredicate wanted = key -> threads.test(key, info);
-                Batch b = new Batch(writer);
+                RecordBatch b = new RecordBatch(writer, BATCH);
                 Map<String, Integer> types = new HashMap<>();
                 for (int t = 1; t <= MtlogFormat.MAX_TYPE; t++) {
                     types.put(MtlogFormat.typeName(t), t);
@@ -108,39 +109,5 @@ public final class ExportReplay {
             }
         }
         return info;
-    }
-
-    /** The records of one thread until the thread changes or the batch is full. */
-    private static final class Batch {
-        private final TraceWriter writer;
-        private final byte[] type = new byte[BATCH];
-        private final long[] time = new long[BATCH];
-        private final long[] value = new long[BATCH];
-        private final int[] aux = new int[BATCH];
-        private int size;
-        private long thread = Long.MIN_VALUE;
-
-        Batch(TraceWriter writer) {
-            this.writer = writer;
-        }
-
-        void add(long key, int t, long tm, long v, int a) throws IOException {
-            if (key != thread || size == BATCH) {
-                flush();
-                thread = key;
-            }
-            type[size] = (byte) t;
-            time[size] = tm;
-            value[size] = v;
-            aux[size] = a;
-            size++;
-        }
-
-        void flush() throws IOException {
-            if (size > 0) {
-                writer.records(thread, type, time, value, aux, 0, size);
-                size = 0;
-            }
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.minitrace.views.report;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogReader;
+import dev.minitrace.converter.write.RecordBatch;
 import dev.minitrace.converter.write.TraceWriter;
 import java.io.IOException;
 import java.util.function.LongPredicate;
@@ -51,27 +52,23 @@ public final class MtlogReplay {
         writer.finish(reader.info());
     }
 
-    /** The records of one thread until the thread changes or the batch is full. */
+    /** The records of one thread until the thread changes or the batch is full, each with its fragment's time. */
     private static final class Batch {
         private final TraceWriter writer;
+        private final RecordBatch records;
         private final int maxType;
-        private final byte[] type = new byte[BATCH];
-        private final long[] time = new long[BATCH];
-        private final long[] value = new long[BATCH];
-        private final int[] aux = new int[BATCH];
-        private int size;
-        private long thread = -1;
         private long fragmentStart;
 
         Batch(TraceWriter writer, long start, int maxType) {
             this.writer = writer;
+            this.records = new RecordBatch(writer, BATCH);
             this.maxType = maxType;
             this.fragmentStart = start;
         }
 
         void add(long key, int t, long v, int a, boolean global) throws IOException {
             if (t == MtlogFormat.GC_TIMESTAMP) {
-                flush();
+                records.flush();
                 fragmentStart = v;
                 writer.fragment(global ? -1 : key, a & 0xFFFF_FFFFL, v);
                 return;
@@ -79,22 +76,11 @@ public final class MtlogReplay {
             if (t < MtlogFormat.METHOD_ENTRY || t > maxType || t > MtlogFormat.OBJECT_ALLOC && t < MtlogFormat.EXCEPTION_THROW) {
                 return; // a type the writer does not take, or of a later minor version: skipped, as readers do
             }
-            if (key != thread || size == BATCH) {
-                flush();
-                thread = key;
-            }
-            type[size] = (byte) t;
-            time[size] = fragmentStart;
-            value[size] = v;
-            aux[size] = a;
-            size++;
+            records.add(key, t, fragmentStart, v, a);
         }
 
         void flush() throws IOException {
-            if (size > 0) {
-                writer.records(thread, type, time, value, aux, 0, size);
-                size = 0;
-            }
+            records.flush();
         }
     }
 }
