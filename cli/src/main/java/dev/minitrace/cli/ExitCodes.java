@@ -10,6 +10,8 @@ public final class ExitCodes {
     public static final int USAGE = 2;
     /** The input was truncated or lost data; everything complete was converted. */
     public static final int PARTIAL = 3;
+    /** {@code mt diff}: a row crossed a {@code --fail-if} bound. */
+    public static final int THRESHOLD = 4;
 
     private ExitCodes() {
     }

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             QueryCommand.class,
             PrintCommand.class,
             SummaryCommand.class,
+            DiffCommand.class,
             ExportCommand.class,
             ReportCommand.class,
             AttachCommand.class,

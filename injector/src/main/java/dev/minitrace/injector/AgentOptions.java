@@ -1,6 +1,6 @@
 package dev.minitrace.injector;
 
-import dev.minitrace.injector.filter.Filter;
+import dev.minitrace.wire.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
 import dev.minitrace.injector.runtime.EventKind;
 import dev.minitrace.injector.runtime.Redaction;

@@ -2,7 +2,7 @@ package dev.minitrace.injector.attach;
 
 import dev.minitrace.events.EventNames;
 import dev.minitrace.events.FilterSetting;
-import dev.minitrace.injector.filter.Filter;
+import dev.minitrace.wire.filter.Filter;
 import dev.minitrace.injector.filter.MethodSelector;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.minitrace.injector.filter;
 
+import dev.minitrace.wire.filter.Filter;
 import java.util.List;
 
 /**

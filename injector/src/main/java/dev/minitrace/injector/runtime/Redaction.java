@@ -1,6 +1,6 @@
 package dev.minitrace.injector.runtime;
 
-import dev.minitrace.injector.filter.Filter;
+import dev.minitrace.wire.filter.Filter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

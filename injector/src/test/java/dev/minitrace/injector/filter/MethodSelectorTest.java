@@ -3,6 +3,7 @@ package dev.minitrace.injector.filter;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.wire.filter.Filter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -37,6 +37,12 @@ public final class Report {
     /** The report of a JFR recording. */
     public static Result ofRecording(Path in, Path out, ConvertOptions options, RecordingSource source, Path tempDir,
             LongConsumer progress) throws IOException {
+        return ofRecording(in, out, options, source, tempDir, progress, null);
+    }
+
+    /** The report of a JFR recording, with the differential section {@code diff} (views diff/DiffJson; null: none). */
+    public static Result ofRecording(Path in, Path out, ConvertOptions options, RecordingSource source, Path tempDir,
+            LongConsumer progress, String diff) throws IOException {
         JvmFacts facts = JvmFacts.read(in);
         List<ReportAggregator> opened = new ArrayList<>(1);
         ConversionReport conversion = new Converter(options, source, tempDir).convert(in, out, (start, end) -> {
@@ -47,12 +53,17 @@ public final class Report {
         ReportAggregator agg = opened.get(0);
         ReportContext context = new ReportContext(in.getFileName().toString(), "JFR recording", facts, conversion.warnings(),
                 conversion.lostData());
-        long bytes = ReportPage.write(agg, context, out);
+        long bytes = ReportPage.write(agg, context, out, diff);
         return new Result(conversion, bytes, agg.threads.size(), records(agg), conversion.warnings(), conversion.lostData());
     }
 
     /** The report of an {@code .mtlog} file. */
     public static Result ofLog(Path in, Path out) throws IOException {
+        return ofLog(in, out, null);
+    }
+
+    /** The report of an {@code .mtlog} file, with the differential section {@code diff} (null: none). */
+    public static Result ofLog(Path in, Path out, String diff) throws IOException {
         try (MtlogReader reader = MtlogReader.open(in)) {
             MtlogInfo info = reader.info();
             long end = reader.startNanos() + 1;
@@ -70,7 +81,7 @@ public final class Report {
             }
             ReportContext context = new ReportContext(in.getFileName().toString(), ".mtlog", JvmFacts.none(
                     "an .mtlog does not keep the JVM's information; a report of the .jfr shows it"), warnings, reader.truncated());
-            long bytes = ReportPage.write(agg, context, out);
+            long bytes = ReportPage.write(agg, context, out, diff);
             return new Result(null, bytes, agg.threads.size(), records(agg), warnings, reader.truncated());
         }
     }

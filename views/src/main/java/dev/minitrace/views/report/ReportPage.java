@@ -20,6 +20,14 @@ final class ReportPage {
 
     /** Writes the page for {@code aggregator} (finished) to {@code out}; returns its size in bytes. */
     static long write(ReportAggregator aggregator, ReportContext context, Path out) throws IOException {
+        return write(aggregator, context, out, null);
+    }
+
+    /**
+     * Writes the page, with the differential section of {@code diff} (views diff/DiffJson; null:
+     * none); returns its size in bytes.
+     */
+    static long write(ReportAggregator aggregator, ReportContext context, Path out, String diff) throws IOException {
         String data = new ReportJson(aggregator, context).write();
         String page = resource("report.html")
                 .replace("{{TITLE}}", escape(context.input()))
@@ -29,7 +37,9 @@ final class ReportPage {
         // The large parts go in last, so no placeholder is searched for inside them.
         page = page.replace("{{D3}}", script(resource(WEB + "d3.min.js")))
                 .replace("{{FLAMEGRAPH}}", script(resource(WEB + "d3-flamegraph.min.js")))
-                .replace("{{PAGE_JS}}", script(resource("report.js")));
+                .replace("{{PAGE_JS}}", script(resource("report.js")))
+                .replace("{{DIFF_JS}}", script(resource("report-diff.js")))
+                .replace("{{DIFF}}", diff == null ? "null" : script(diff));
         int at = page.indexOf("{{DATA}}");
         byte[] head = page.substring(0, at).getBytes(StandardCharsets.UTF_8);
         byte[] json = data.getBytes(StandardCharsets.UTF_8);

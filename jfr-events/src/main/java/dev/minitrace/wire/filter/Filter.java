@@ -1,4 +1,4 @@
-package dev.minitrace.injector.filter;
+package dev.minitrace.wire.filter;
 
 /**
  * One JEP 520-style filter: {@code pkg.Class}, {@code pkg.Class::method}, {@code ::method} or

@@ -1,4 +1,4 @@
-package dev.minitrace.injector.filter;
+package dev.minitrace.wire.filter;
 
 /**
  * A name pattern with {@code *} wildcards: {@code *} matches any run of characters except

@@ -1,4 +1,4 @@
-package dev.minitrace.injector.filter;
+package dev.minitrace.wire.filter;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
