@@ -6,22 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.TestRecordings;
-import dev.minitrace.query.TraceDatabase;
-import dev.minitrace.query.TraceTables;
 import dev.minitrace.query.export.TraceExporter;
-import dev.minitrace.query.parquet.TableSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,9 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The fleet job's questions in Spark ({@code local[2]}, one session for every case) over three
  * JVMs' worth of exported traces in a folder tree (one export alone, two sharing a folder two
  * levels down), checked against the known content of the traces and against DuckDB's answer to
- * the same SQL on the same files. Spark 4.0.1 runs on JDK 17 and 21: its Hadoop calls
- * {@code Subject.getSubject}, which JDK 24 and later no longer support, so on those the test is
- * skipped, saying so.
+ * the same SQL on the same files.
  */
 class FleetJobTest {
     /** Threads and rounds of each traced JVM; every worker runs 2 phases of ROUNDS rounds. */
@@ -48,8 +37,6 @@ class FleetJobTest {
 
     @BeforeAll
     static void exportAndStart() throws Exception {
-        Assumptions.assumeTrue(Runtime.version().feature() < 24, "Spark 4.0.1 needs JDK 17 or 21 (its Hadoop calls "
-                + "Subject.getSubject, unsupported from JDK 24 on): the Spark test runs on JDK 17 in CI");
         root = dir.resolve("fleet");
         for (int j = 0; j < JVMS.length; j++) {
             TestRecordings.Traced t = TestRecordings.record(dir.resolve("jvm" + j + ".jfr"), JVMS[j][0], JVMS[j][1]);
@@ -58,21 +45,9 @@ class FleetJobTest {
             assertFalse(r.lostData(), r.warnings()::toString);
             calls += 2L * JVMS[j][0] * JVMS[j][1];
         }
-        spark = SparkSession.builder().master("local[2]").appName("fleet-test")
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .config("spark.sql.shuffle.partitions", "4")
-                .getOrCreate();
+        spark = FleetEngines.spark("fleet-test");
         FleetTables.register(spark, root.toUri().toString());
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        try (Statement s = duck.createStatement()) {
-            for (TableSchema t : TraceTables.ALL) {
-                s.execute("CREATE VIEW " + t.name() + " AS SELECT * FROM read_parquet("
-                        + TraceDatabase.literal(root + "/**/" + t.name() + "/*/*.parquet") + ", hive_partitioning = true, "
-                        + "hive_types = {'recording': VARCHAR})");
-            }
-        }
+        duck = FleetEngines.duckDb(root);
     }
 
     @AfterAll
@@ -86,30 +61,11 @@ class FleetJobTest {
     }
 
     private static List<String> inSpark(FleetQuestion q) {
-        List<String> rows = new ArrayList<>();
-        for (Row r : FleetJob.answer(spark, q).collectAsList()) {
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < r.length(); i++) {
-                b.append(i == 0 ? "" : "|").append(r.isNullAt(i) ? "null" : String.valueOf(r.get(i)));
-            }
-            rows.add(b.toString());
-        }
-        return rows;
+        return FleetEngines.rows(FleetJob.answer(spark, q));
     }
 
     private static List<String> inDuckDb(FleetQuestion q) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(q.sql())) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i == 1 ? "" : "|").append(String.valueOf(rs.getObject(i)));
-                }
-                rows.add(b.toString());
-            }
-        }
-        return rows;
+        return FleetEngines.inDuckDb(duck, q.sql());
     }
 
     @Test

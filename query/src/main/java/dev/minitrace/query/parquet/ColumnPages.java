@@ -18,6 +18,7 @@ import org.apache.parquet.column.statistics.IntStatistics;
 import org.apache.parquet.column.statistics.LongStatistics;
 import org.apache.parquet.column.statistics.SizeStatistics;
 import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.column.statistics.geospatial.GeospatialStatistics;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForInteger;
 import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForLong;
@@ -366,7 +367,8 @@ final class ColumnPages {
             BytesInput definitions = defined.encode(rows);
             page = BytesInput.concat(BytesInput.fromInt(Math.toIntExact(definitions.size())), definitions, data);
         }
-        pages.writePage(page, rows, rows, pageStatistics(), noSizes, LEVELS, LEVELS, encoding);
+        // parquet-java's page writer implements only the overload with geospatial statistics (none here)
+        pages.writePage(page, rows, rows, pageStatistics(), noSizes, (GeospatialStatistics) null, LEVELS, LEVELS, encoding);
         if (!byIds) {
             values.reset();
         }
