@@ -165,6 +165,9 @@ public final class Agent {
         // Registered with retransformation (when the JVM allows it) so that the filter setting of
         // a recording can change the selection later (see Filters).
         TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
+        if (transformer.rewritesJdk()) {
+            Trace.jdkRewritten(); // before any JDK class carries a hook
+        }
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
         if (defer) {
             transformer.setActive(false);
@@ -179,6 +182,9 @@ public final class Agent {
             Deferral.follow(instrumenter, options.verbose()); // registers the transformer when a recording needs it
         } else {
             instrumenter.install();
+            if (transformer.rewritesJdk()) {
+                instrumenter.instrumentLoaded(); // the JDK classes loaded before the agent
+            }
         }
     }
 }

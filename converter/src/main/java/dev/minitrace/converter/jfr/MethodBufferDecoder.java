@@ -239,6 +239,27 @@ public final class MethodBufferDecoder {
             ticks[n] = tick;
             return n + 1;
         }
+        if (kind == TraceBufferFormat.SITE) {
+            // one record: the site of the allocation record that follows (its object part is always null)
+            long classPlusOne = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
+            if (pos >= 0 && stamped) {
+                tick += varint(c, length, MAX_LONG_CHARS);
+            }
+            if (pos < 0) {
+                return fail(problem + " in the heap record at char " + at);
+            }
+            if (id > 0xFFFFFFFFL || bci > 0xFFFFFFFFL || classPlusOne != 0 || hash != 0) {
+                return fail("allocation site at char " + at + " has a value out of range");
+            }
+            types[n] = MtlogFormat.ALLOC_SITE;
+            methodIds[n] = (int) id;
+            hashes[n] = 0;
+            bcis[n] = (int) bci;
+            sequences[n] = sequence;
+            ticks[n] = tick;
+            return n + 1;
+        }
         if (kind == TraceBufferFormat.ARRAY_ALLOC) {
             // two records: the allocation (class id, hash, bytecode index), then the length (the record's id)
             long classPlusOne = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;

@@ -13,6 +13,9 @@ import org.objectweb.asm.Opcodes;
  * immediately followed by {@code dup} leaves no reference behind and is not reported. Pending
  * {@code new}s are matched to constructor calls as a stack (javac nests them); a constructor call
  * with no pending {@code new} is a {@code super(…)}/{@code this(…)} call.
+ *
+ * <p>In a method whose entries are not traced ({@code alloc-scope=all}) the hooks also get the
+ * method's id, since no entry record tells the reader whose bytecode index it is.
  */
 final class AllocationAdapter extends MethodVisitor {
     private final Position position;
@@ -20,10 +23,18 @@ final class AllocationAdapter extends MethodVisitor {
     private boolean[] pendingTracked = new boolean[8];
     private int pending;
     private boolean afterNew;
+    /** The id of the untraced method whose allocations these are, or -1 in a traced method. */
+    private final int siteMethod;
 
     AllocationAdapter(MethodVisitor next, Position position) {
+        this(next, position, -1);
+    }
+
+    /** For the untraced method {@code siteMethod} (an id), or a traced one when -1. */
+    AllocationAdapter(MethodVisitor next, Position position, int siteMethod) {
         super(Opcodes.ASM9, next);
         this.position = position;
+        this.siteMethod = siteMethod;
     }
 
     @Override
@@ -89,13 +100,21 @@ final class AllocationAdapter extends MethodVisitor {
 
     private void reportTop(int bci) {
         super.visitInsn(Opcodes.DUP);
-        Hooks.objectHook(mv, "alloc", bci);
+        if (siteMethod >= 0) {
+            Hooks.sitedHook(mv, "allocAt", siteMethod, bci);
+        } else {
+            Hooks.objectHook(mv, "alloc", bci);
+        }
     }
 
     /** An array's hook also records its length. */
     private void reportArray(int bci) {
         super.visitInsn(Opcodes.DUP);
-        Hooks.objectHook(mv, "allocArray", bci);
+        if (siteMethod >= 0) {
+            Hooks.sitedHook(mv, "allocArrayAt", siteMethod, bci);
+        } else {
+            Hooks.objectHook(mv, "allocArray", bci);
+        }
     }
 
     @Override

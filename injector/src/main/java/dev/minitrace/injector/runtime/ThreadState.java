@@ -43,6 +43,7 @@ final class ThreadState {
 
     ThreadState(Thread thread) {
         this.thread = thread;
+        this.busy = Trace.mutedThread(thread);
     }
 
     /** Remembers that {@code monitor}, of record ids {@code ids}, was just acquired. */
