@@ -79,6 +79,9 @@ public final class TraceTransformer implements ClassFileTransformer {
         this.retransforming = retransforming;
         this.verbose = options.verbose();
         select(options.selector());
+        // Loaded now, not by the first transform, which consults it before its re-entry guard: a
+        // class loaded from there would reach this transformer half-loaded, and fail for good.
+        JdkClasses.neverReason("");
     }
 
     /** Uses {@code newSelector} for every class transformed from now on. */
