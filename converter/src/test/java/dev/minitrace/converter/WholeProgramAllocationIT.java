@@ -41,13 +41,107 @@ class WholeProgramAllocationIT {
     @BeforeAll
     static void record() throws Exception {
         Assumptions.assumeTrue(Files.exists(AGENT), "no agent jar at " + AGENT + " (build the injector first)");
-        jfr = dir.resolve("whole.jfr");
-        ChildJvm.Result r = ChildJvm.run(List.of("-javaagent:" + AGENT.toAbsolutePath() + "=include=fixture.jdkalloc.*,alloc-scope=all",
-                "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + JFC.toAbsolutePath(),
+        jfr = record("whole.jfr", "include=fixture.jdkalloc.*,alloc-scope=all");
+        assertFalse(Files.readString(dir.resolve("whole.jfr.out")).contains("minitrace: not instrumenting"));
+    }
+
+    /** Runs the workload with the agent options, recording to {@code name}; its output is kept beside it. */
+    private static Path record(String name, String agentOptions) throws Exception {
+        Path file = dir.resolve(name);
+        ChildJvm.Result r = ChildJvm.run(List.of("-javaagent:" + AGENT.toAbsolutePath() + "=" + agentOptions,
+                "-XX:StartFlightRecording:filename=" + file + ",settings=" + JFC.toAbsolutePath(),
                 "-cp", ChildJvm.classpath(), WORKLOAD));
+        Files.writeString(dir.resolve(name + ".out"), r.output());
         assertEquals(0, r.status(), r.output());
         assertTrue(r.output().contains("check " + 2 * (2 * JdkAllocWorkload.N + JdkAllocWorkload.BOXES / 2)), r.output());
-        assertFalse(r.output().contains("minitrace: not instrumenting"), r.output());
+        return file;
+    }
+
+    /** Converts {@code recording} in the thread layout, checking that nothing was lost. */
+    private static Path convert(Path recording) throws IOException {
+        Path out = dir.resolve(recording.getFileName() + ".mtlog");
+        ConversionReport report = BothEngines.convert(ConvertOptions.defaults(), recording, out);
+        assertFalse(report.lostData(), report.warnings().toString());
+        assertTrue(report.warnings().isEmpty(), report.warnings().toString());
+        return out;
+    }
+
+    /**
+     * {@code include=java.util.ArrayList}: the second {@code list} call's records are exactly the
+     * entries and exits of {@code ArrayList}'s methods its source makes (add, its helper, grow at
+     * each full array), with the first array allocated inside the traced {@code grow(int)}.
+     */
+    @Test
+    void anIncludedJdkClassGivesExactlyItsKnownEntriesAndExits() throws Exception {
+        Path mtlog = convert(record("arraylist.jfr", "include=fixture.jdkalloc.*;java.util.ArrayList"));
+        List<String> expected = new ArrayList<>(List.of("METHOD_ENTRY java.util.ArrayList.<init>()V", "METHOD_EXIT java.util.ArrayList.<init>()V",
+                "OBJECT_ALLOC java.util.ArrayList"));
+        int length = 0;
+        for (int size = 0; size < JdkAllocWorkload.N; size++) {
+            expected.add("METHOD_ENTRY java.util.ArrayList.add(Ljava/lang/Object;)Z");
+            expected.add("METHOD_ENTRY java.util.ArrayList.add(Ljava/lang/Object;[Ljava/lang/Object;I)V");
+            if (size == length) {
+                expected.add("METHOD_ENTRY java.util.ArrayList.grow()[Ljava/lang/Object;");
+                expected.add("METHOD_ENTRY java.util.ArrayList.grow(I)[Ljava/lang/Object;");
+                if (length == 0) {
+                    length = 10;
+                    expected.addAll(List.of("OBJECT_ALLOC [Ljava.lang.Object;", "ARRAY_LENGTH 10"));
+                } else {
+                    length += length >> 1; // Arrays.copyOf, not traced, records nothing
+                }
+                expected.add("METHOD_EXIT java.util.ArrayList.grow(I)[Ljava/lang/Object;");
+                expected.add("METHOD_EXIT java.util.ArrayList.grow()[Ljava/lang/Object;");
+            }
+            expected.add("METHOD_EXIT java.util.ArrayList.add(Ljava/lang/Object;[Ljava/lang/Object;I)V");
+            expected.add("METHOD_EXIT java.util.ArrayList.add(Ljava/lang/Object;)Z");
+        }
+        assertEquals(expected, secondCall(mainThread(mtlog, false), "list"));
+    }
+
+    /**
+     * The agent never traces itself: with {@code include=java.*} and {@code alloc-scope=all}, the
+     * second calls of the three workloads have only the methods their own code runs, though their
+     * records (over 1,100, each of at least two chars: a header and an id) fill the thread's
+     * 2,048-char buffer, so JFR's commit path ran JDK code inside a hook among them; and the
+     * agent's and JFR's threads have no records at all.
+     */
+    @Test
+    void withEveryJdkClassIncludedTheAgentAndJfrRecordNothing() throws Exception {
+        Path mtlog = convert(record("java.jfr", "include=fixture.jdkalloc.*;java.*,alloc-scope=all"));
+        List<String> main = mainThread(mtlog, false);
+        List<String> records = new ArrayList<>();
+        for (String name : List.of("list", "map", "boxes")) {
+            records.addAll(secondCall(main, name));
+        }
+        java.util.Set<String> classes = new java.util.TreeSet<>();
+        int adds = 0;
+        int puts = 0;
+        for (String r : records) {
+            if (r.startsWith("METHOD_ENTRY ") || r.startsWith("ALLOC_SITE ")) {
+                String m = r.substring(r.indexOf(' ') + 1);
+                classes.add(m.substring(0, m.lastIndexOf('.', m.indexOf('('))));
+                adds += r.equals("METHOD_ENTRY java.util.ArrayList.add(Ljava/lang/Object;)Z") ? 1 : 0;
+                puts += r.equals("METHOD_ENTRY java.util.HashMap.put(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;") ? 1 : 0;
+            }
+        }
+        assertEquals(JdkAllocWorkload.N, adds, records.toString());
+        assertEquals(JdkAllocWorkload.N, puts, records.toString());
+        assertTrue(records.size() > 1100, "enough records to commit the buffer: " + records.size());
+        // the collections, their superclasses' constructors, the keys' hashCode, boxing
+        assertTrue(java.util.Set.of("java.util.ArrayList", "java.util.AbstractList", "java.util.AbstractCollection", "java.util.Arrays",
+                "java.lang.Math", "java.util.HashMap", "java.util.AbstractMap", "java.util.HashMap$Node", "java.lang.String",
+                "java.lang.StringLatin1", "java.lang.Integer", "java.lang.Number").containsAll(classes),
+                "only the workloads' own methods: " + classes);
+        try (MtlogReader reader = MtlogReader.open(mtlog)) {
+            java.util.Map<Long, Integer> perThread = new java.util.TreeMap<>();
+            reader.forEachRecord((stream, type, value, aux) -> perThread.merge(stream & 0xFFFFFFFFL, 1, Integer::sum));
+            for (Map.Entry<Long, MtlogInfo.ThreadInfo> t : reader.info().threads().entrySet()) {
+                String name = t.getValue().name();
+                if (name.startsWith("minitrace-") || name.startsWith("JFR ")) {
+                    assertEquals(null, perThread.get(t.getKey()), name + " has records");
+                }
+            }
+        }
     }
 
     /** One record of the main thread, rendered with its names. */
