@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code alloc-scope=all} end to end: {@link JdkAllocWorkload} runs in a child JVM with the real
  * agent and a real recording; the allocations the JDK makes for it are exactly those its source
- * makes, each with the JDK method and bytecode index as its site, in both layouts. The expected
+ * makes, each with the JDK method and bytecode index as its site, in both layouts; so are the
+ * copies made by calls ({@code clone()}, {@code Array.newInstance}). The expected
  * sites come from the JDK's own disassembler ({@code javap -c}) on the running JDK's classes.
  */
 class WholeProgramAllocationIT {
@@ -53,7 +54,7 @@ class WholeProgramAllocationIT {
                 "-cp", ChildJvm.classpath(), WORKLOAD));
         Files.writeString(dir.resolve(name + ".out"), r.output());
         assertEquals(0, r.status(), r.output());
-        assertTrue(r.output().contains("check " + 2 * (2 * JdkAllocWorkload.N + JdkAllocWorkload.BOXES / 2)), r.output());
+        assertTrue(r.output().contains("check " + 2 * (2 * JdkAllocWorkload.N + JdkAllocWorkload.BOXES / 2 + 7 + 5 + 3)), r.output());
         return file;
     }
 
@@ -228,7 +229,14 @@ class WholeProgramAllocationIT {
         for (int i = 0; i < JdkAllocWorkload.BOXES; i++) {
             boxes.addAll(List.of(valueOf, "OBJECT_ALLOC java.lang.Integer"));
         }
-        return Map.of("list", list, "map", map, "boxes", boxes);
+        String newInstance = site("java.util.Arrays", "copyOf", "([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;",
+                "invokestatic .*java/lang/reflect/Array.newInstance", global);
+        String cloneList = site("java.util.ArrayList", "clone", "()Ljava/lang/Object;", "invokespecial .*java/lang/Object.clone", global);
+        List<String> copies = List.of("OBJECT_ALLOC [I", "ARRAY_LENGTH 7",
+                newInstance, "OBJECT_ALLOC [Ljava.lang.String;", "ARRAY_LENGTH 5",
+                cloneList, "OBJECT_ALLOC java.util.ArrayList",
+                copyOf, "OBJECT_ALLOC [Ljava.lang.Object;", "ARRAY_LENGTH 3");
+        return Map.of("list", list, "map", map, "boxes", boxes, "copies", copies);
     }
 
     /** {@code ALLOC_SITE class.method descriptor bci}, the bytecode index of the first {@code opcode} of the method by {@code javap -c}. */
@@ -242,7 +250,7 @@ class WholeProgramAllocationIT {
         Process p = new ProcessBuilder(javap.toString(), "-c", "-p", "-s", className).redirectErrorStream(true).start();
         List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         p.waitFor();
-        Pattern instruction = Pattern.compile("^\\s+(\\d+): " + opcode + "\\b.*");
+        Pattern instruction = Pattern.compile("^\\s+(\\d+): " + opcode + "\\b.*"); // opcode: a regular expression
         for (int i = 1; i < lines.size(); i++) {
             if (lines.get(i).trim().equals("descriptor: " + descriptor) && lines.get(i - 1).contains(" " + name + "(")) {
                 for (int j = i + 1; j < lines.size() && !lines.get(j).isBlank(); j++) {
@@ -265,7 +273,7 @@ class WholeProgramAllocationIT {
         assertTrue(report.warnings().isEmpty(), report.warnings().toString());
         List<String> main = mainThread(out, global);
         Map<String, List<String>> expected = expected(global);
-        for (String name : List.of("list", "map", "boxes")) {
+        for (String name : List.of("list", "map", "boxes", "copies")) {
             assertEquals(expected.get(name), secondCall(main, name), name + (global ? ", global layout" : ", thread layout"));
         }
     }

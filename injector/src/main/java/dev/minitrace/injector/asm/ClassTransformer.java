@@ -252,6 +252,13 @@ public final class ClassTransformer {
                 public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
                     allocates.set(index, true);
                 }
+
+                @Override
+                public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+                    if (AllocationAdapter.madeByCall(opcode, owner, name, descriptor) != AllocationAdapter.NOT_MADE) {
+                        allocates.set(index, true);
+                    }
+                }
             };
         }
     }
@@ -311,12 +318,12 @@ public final class ClassTransformer {
             }
             if (!boundaries.contains(name + descriptor)) {
                 if (allocEverywhere) {
-                    mv = new AllocationAdapter(mv, position, ids[index]);
+                    mv = new AllocationAdapter(mv, position, ids[index], true);
                 }
                 return new InstructionCounter(mv, code, position);
             }
             if (events.contains(EventKind.ALLOC)) {
-                mv = new AllocationAdapter(mv, position);
+                mv = new AllocationAdapter(mv, position, -1, allocEverywhere);
             }
             if (events.contains(EventKind.LOCK)) {
                 mv = new MonitorAdapter(mv, position, framesAtTargets, offsets.maxLocals(name, descriptor));
