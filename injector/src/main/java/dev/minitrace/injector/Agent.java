@@ -165,9 +165,6 @@ public final class Agent {
         // Registered with retransformation (when the JVM allows it) so that the filter setting of
         // a recording can change the selection later (see Filters).
         TraceTransformer transformer = new TraceTransformer(options, inst.isRetransformClassesSupported());
-        if (transformer.rewritesJdk()) {
-            Trace.jdkRewritten(); // before any JDK class carries a hook
-        }
         Instrumenter instrumenter = new Instrumenter(inst, transformer);
         if (defer) {
             transformer.setActive(false);

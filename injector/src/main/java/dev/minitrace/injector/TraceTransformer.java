@@ -91,8 +91,12 @@ public final class TraceTransformer implements ClassFileTransformer {
                 options.allocAll());
         MethodSelector jdk = newSelector.forJdk();
         this.jdkSelector = jdk;
-        this.jdkTransformer = jdk == null && !options.allocAll() ? null
+        ClassTransformer jdkRewriter = jdk == null && !options.allocAll() ? null
                 : new ClassTransformer(jdk, options.events(), null, options.redaction(), options.allocAll());
+        if (jdkRewriter != null) {
+            Trace.jdkRewritten(); // before any JDK class carries a hook, however the agent was started
+        }
+        this.jdkTransformer = jdkRewriter;
     }
 
     /** Whether some JDK class may be rewritten with the options and current selection. */
