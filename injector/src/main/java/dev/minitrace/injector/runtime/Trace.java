@@ -288,8 +288,8 @@ public final class Trace {
 
     /**
      * When JDK classes are rewritten: threads named {@code minitrace-…} (the agent's) and
-     * {@code JFR …} (the recorder's) are kept busy from their first hook on, so the JDK code they
-     * run records nothing. Set before any JDK class is rewritten.
+     * {@code JFR …} (the recorder's, but not an event stream's) are kept busy from their first hook
+     * on, so the JDK code they run records nothing. Set before any JDK class is rewritten.
      */
     static volatile boolean muteAgentThreads;
 
@@ -304,7 +304,8 @@ public final class Trace {
             return false;
         }
         String name = t.getName();
-        return name.startsWith("minitrace-") || name.startsWith("JFR ");
+        // Not an event stream's thread ("JFR Event Stream N"): it runs the program's own callbacks.
+        return name.startsWith("minitrace-") || name.startsWith("JFR ") && !name.startsWith("JFR Event Stream");
     }
 
     /**
