@@ -2,6 +2,9 @@ package dev.minitrace.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * Every benchmark's command line, read option by option: a missing or malformed value, or an
@@ -70,6 +73,23 @@ public final class BenchArgs {
             throw new Usage(option + " takes a number up to " + Integer.MAX_VALUE + ", not " + n);
         }
         return (int) n;
+    }
+
+    /**
+     * The option's value as a comma-separated list of names, each one of {@code known}, in the
+     * order given, without repeats.
+     */
+    public List<String> names(Collection<String> known) throws Usage {
+        List<String> out = new ArrayList<>();
+        for (String s : value().split(",")) {
+            if (!known.contains(s)) {
+                throw new Usage(option + ": unknown '" + s + "' (expected some of " + String.join(",", known) + ")");
+            }
+            if (!out.contains(s)) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /** The option's value as the home of a JDK (it must have {@code bin/java}). */

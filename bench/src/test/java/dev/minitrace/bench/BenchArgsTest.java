@@ -39,6 +39,15 @@ class BenchArgsTest {
         }));
     }
 
+    @Test
+    void readsAListOfKnownNamesInOrderWithoutRepeats() throws Exception {
+        BenchArgs a = new BenchArgs(new String[] {"--configs", "c,a,c"}, "U");
+        assertTrue(a.hasNext());
+        assertEquals(java.util.List.of("c", "a"), a.names(java.util.List.of("a", "b", "c")));
+        assertEquals("--configs: unknown 'x' (expected some of a,b)",
+                usage(new String[] {"--configs", "a,x"}, r -> r.names(java.util.List.of("a", "b"))));
+    }
+
     private interface Read {
         void read(BenchArgs a) throws BenchArgs.Usage;
     }

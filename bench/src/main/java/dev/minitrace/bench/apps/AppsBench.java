@@ -3,6 +3,7 @@ package dev.minitrace.bench.apps;
 import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
+import dev.minitrace.bench.TracerOptions;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -115,11 +116,11 @@ public final class AppsBench {
             switch (cli.option()) {
                 case "--java" -> javaHome = cli.javaHome();
                 case "--rounds" -> rounds = cli.intNumber(1);
-                case "--apps" -> apps = list(cli.value(), APPS.keySet(), cli.option());
+                case "--apps" -> apps = cli.names(APPS.keySet());
                 case "--configs" -> {
                     List<String> known = new ArrayList<>(CONFIGS);
                     known.addAll(EXTRA_CONFIGS);
-                    configs = list(cli.value(), known, cli.option());
+                    configs = cli.names(known);
                     configsGiven = true;
                 }
                 case "--keep" -> keep = Path.of(cli.value());
@@ -142,29 +143,10 @@ public final class AppsBench {
         return new Options(javaHome, rounds, apps, configs, configsGiven, keep, convert, against);
     }
 
-    private static List<String> list(String value, java.util.Collection<String> known, String option) throws BenchArgs.Usage {
-        List<String> out = new ArrayList<>();
-        for (String s : value.split(",")) {
-            if (!known.contains(s)) {
-                throw new BenchArgs.Usage(option + ": unknown '" + s + "' (expected some of " + String.join(",", known) + ")");
-            }
-            if (!out.contains(s)) {
-                out.add(s);
-            }
-        }
-        return out;
-    }
-
     static void run(Options o) throws Exception {
         ChildJvm jvm = new ChildJvm(o.javaHome(), BenchPaths.benchJar());
         int feature = jvm.featureVersion();
-        List<String> configs = new ArrayList<>(o.configs());
-        if (feature < 25 && configs.contains("jep520")) {
-            if (o.configsGiven()) {
-                throw new BenchArgs.Usage("--configs jep520 needs a JDK 25 or later child (--java); this one is JDK " + feature);
-            }
-            configs.remove("jep520");
-        }
+        List<String> configs = TracerOptions.runnable(o.configs(), o.configsGiven(), feature);
         if (o.against() != null) {
             // Every configuration that loads the agent runs again, in the same rounds, with the agent of another checkout.
             List<String> both = new ArrayList<>();
@@ -217,25 +199,27 @@ public final class AppsBench {
                     List<String> cmd = new ArrayList<>();
                     cmd.add(o.javaHome().resolve("bin/java").toString());
                     boolean other = config.endsWith(AGAINST);
-                    String agentOption = "-javaagent:" + (other ? o.against().resolve(AGENT_IN_CHECKOUT) : agent)
-                            + "=include=" + app.includeFilter() + ",events=" + EVENTS;
-                    // The recording options are those 'bin/mt run' gives (memorysize: so JFR drops nothing).
-                    String recordingOptions = ",filename=" + recording + ",dumponexit=true,maxsize=0,disk=true";
+                    String agentOption = TracerOptions.agent(other ? o.against().resolve(AGENT_IN_CHECKOUT) : agent,
+                            "include=" + app.includeFilter() + ",events=" + EVENTS);
                     switch (other ? config.substring(0, config.length() - AGAINST.length()) : config) {
                         case "plain" -> {
                         }
                         case "agent" -> cmd.add(agentOption);
                         case "agent-eager" -> cmd.addAll(List.of("-Dminitrace.rewrite=eager", agentOption));
-                        case "full" -> cmd.addAll(List.of(agentOption, "-XX:FlightRecorderOptions:memorysize=64m",
-                                "-XX:StartFlightRecording:name=minitrace,settings=" + jfc + recordingOptions));
-                        case "allall" -> cmd.addAll(List.of(agentOption + ",alloc-scope=all", "-XX:FlightRecorderOptions:memorysize=64m",
-                                "-XX:StartFlightRecording:name=minitrace,settings=" + jfc + recordingOptions));
-                        case "heap" -> cmd.addAll(List.of(agentOption.replace(",events=" + EVENTS, ",events=" + HEAP_EVENTS),
-                                "-XX:FlightRecorderOptions:memorysize=64m",
-                                "-XX:StartFlightRecording:name=minitrace,settings=" + root.resolve("jfc-profiles/minitrace-heap.jfc")
-                                        + recordingOptions));
-                        case "jep520" -> cmd.addAll(List.of("-XX:FlightRecorderOptions:memorysize=64m",
-                                "-XX:StartFlightRecording:name=jep520,settings=" + jep520Jfc.get(name) + recordingOptions));
+                        case "full" -> {
+                            cmd.add(agentOption);
+                            cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
+                        }
+                        case "allall" -> {
+                            cmd.add(agentOption + ",alloc-scope=all");
+                            cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
+                        }
+                        case "heap" -> {
+                            cmd.add(agentOption.replace(",events=" + EVENTS, ",events=" + HEAP_EVENTS));
+                            cmd.addAll(TracerOptions.recording("minitrace", root.resolve("jfc-profiles/minitrace-heap.jfc").toString(),
+                                    recording));
+                        }
+                        case "jep520" -> cmd.addAll(TracerOptions.recording("jep520", jep520Jfc.get(name).toString(), recording));
                         default -> throw new IllegalStateException(config);
                     }
                     cmd.add("-cp");

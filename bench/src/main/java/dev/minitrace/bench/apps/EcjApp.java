@@ -62,7 +62,7 @@ public final class EcjApp {
         System.out.println("RESULT " + checksum + " " + classes);
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

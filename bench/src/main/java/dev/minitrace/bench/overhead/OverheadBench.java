@@ -3,6 +3,7 @@ package dev.minitrace.bench.overhead;
 import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
+import dev.minitrace.bench.TracerOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,8 +109,7 @@ public final class OverheadBench {
                         "-XX:StartFlightRecording:settings=" + jfcCapture + ",maxsize=0,filename=" + jfr)));
         if (feature >= 25) {
             configs.put("d", new Config("JEP 520 jdk.MethodTrace, no agent", "plain",
-                    List.of("-XX:StartFlightRecording:settings=none,+jdk.MethodTrace#enabled=true,+jdk.MethodTrace#stackTrace=false,"
-                            + "+jdk.MethodTrace#filter=" + plainFilter + ",maxsize=0,filename=" + jfr)));
+                    List.of("-XX:StartFlightRecording:settings=none," + TracerOptions.methodTrace(plainFilter) + ",maxsize=0,filename=" + jfr)));
         }
         configs.put("a'", new Config("no agent, locks + allocations", "rich", List.of()));
         configs.put("c'", new Config("agent + recording (method, lock, alloc events)", "rich",
