@@ -152,7 +152,7 @@ public final class PrintCommand implements Callable<Integer> {
                     case MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC, MtlogFormat.EXCEPTION_OBJECT,
                             MtlogFormat.STORE_HOLDER, MtlogFormat.STORE_OLD, MtlogFormat.STORE_NEW, MtlogFormat.OBJECT_DEATH,
                             MtlogFormat.METHOD_RECEIVER -> sb.append(names.object(value));
-                    case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED -> sb.append(names.method(value));
+                    case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.ALLOC_SITE -> sb.append(names.method(value));
                     case MtlogFormat.FIELD_STORE -> sb.append(names.field(value));
                     case MtlogFormat.ARRAY_STORE -> sb.append("index ").append(value);
                     case MtlogFormat.ARRAY_LENGTH -> sb.append("length ").append(value);
@@ -174,7 +174,7 @@ public final class PrintCommand implements Callable<Integer> {
     /** The heap records whose aux is a bytecode index (the parts naming objects have aux 0). */
     private static boolean hasBci(int type) {
         return type == MtlogFormat.EXCEPTION_THROW || type == MtlogFormat.EXCEPTION_HANDLED || type == MtlogFormat.FIELD_STORE
-                || type == MtlogFormat.ARRAY_STORE;
+                || type == MtlogFormat.ARRAY_STORE || type == MtlogFormat.ALLOC_SITE;
     }
 
     /** Whether the thread with this id and name is one of {@code --threads} (all without it). */
@@ -348,7 +348,7 @@ public final class PrintCommand implements Callable<Integer> {
                         g.writeStringField("class", names.className(value >>> 32));
                         g.writeNumberField("identityHash", (int) value);
                     }
-                    case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED -> {
+                    case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.ALLOC_SITE -> {
                         g.writeNumberField("methodId", value);
                         g.writeStringField("method", names.method(value));
                     }

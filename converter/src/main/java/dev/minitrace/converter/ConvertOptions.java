@@ -18,8 +18,8 @@ public record ConvertOptions(boolean globalLayout, FragmentPolicy fragments, Tim
         Set<String> threads, int typeMask) {
     /** Every base record type. */
     public static final int ALL_TYPES = 0b111_1110 | ConvertOptions.ARRAY_TYPES | ConvertOptions.HEAP_TYPES;
-    /** The array lengths (26), which go with the allocations. */
-    public static final int ARRAY_TYPES = 1 << MtlogFormat.ARRAY_LENGTH;
+    /** The array lengths (26) and the sites in untraced methods (27), which go with the allocations. */
+    public static final int ARRAY_TYPES = 1 << MtlogFormat.ARRAY_LENGTH | 1 << MtlogFormat.ALLOC_SITE;
     /** The exception records (16-18). */
     public static final int EXCEPTION_TYPES = 0b111 << MtlogFormat.EXCEPTION_THROW;
     /** The reference store records (19-23). */

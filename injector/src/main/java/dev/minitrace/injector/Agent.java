@@ -180,6 +180,9 @@ public final class Agent {
             Deferral.follow(instrumenter, options.verbose()); // registers the transformer when a recording needs it
         } else {
             instrumenter.install();
+            if (transformer.rewritesJdk()) {
+                instrumenter.instrumentLoaded(); // the JDK classes loaded before the agent
+            }
         }
     }
 }

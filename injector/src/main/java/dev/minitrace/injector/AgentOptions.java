@@ -16,7 +16,7 @@ import java.util.Set;
  * command line formats with; see {@link Agent} and {@code docs/agent.md}):
  * <pre>
  *   option[,option...]      option = include=FILTERS | exclude=FILTERS | events=EVENTS | capture=FILTERS
- *                                    | methods=buffer|events | stamp=tick|every | redact=RULES | verbose
+ *                                    | methods=buffer|events | stamp=tick|every | redact=RULES | alloc-scope=traced|all | verbose
  *   FILTERS = filter[;filter...]   EVENTS = event[+event...]  (event = method | lock | alloc)
  *   RULES = rule[;rule...]         (see {@link Redaction}; a {@code \,} stays part of the rule)
  * </pre>
@@ -34,9 +34,11 @@ import java.util.Set;
  *        ({@code minitrace.MethodBuffer}, the default) rather than one event each
  * @param stampEvery read the clock for every buffered record, not only when its time could matter
  * @param redaction what captures never write (the defaults unless {@code redact=} says otherwise)
+ * @param allocAll {@code alloc-scope=all}: record the allocations of every method the JVM runs,
+ *        the JDK's included, not only those of traced methods
  */
 public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<EventKind> events, boolean verbose,
-        List<Filter> captures, boolean bufferMethods, boolean stampEvery, Redaction redaction) {
+        List<Filter> captures, boolean bufferMethods, boolean stampEvery, Redaction redaction, boolean allocAll) {
 
     private static final String INCLUDE = AgentOptionsSyntax.INCLUDE + "=";
     private static final String EXCLUDE = AgentOptionsSyntax.EXCLUDE + "=";
@@ -45,8 +47,9 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
     private static final String METHODS = AgentOptionsSyntax.METHODS + "=";
     private static final String STAMP = AgentOptionsSyntax.STAMP + "=";
     private static final String REDACT = AgentOptionsSyntax.REDACT + "=";
+    private static final String ALLOC_SCOPE = AgentOptionsSyntax.ALLOC_SCOPE + "=";
     private static final String EXPECTED = "expected include=FILTERS, exclude=FILTERS, events=EVENTS, capture=FILTERS, "
-            + "methods=buffer|events, stamp=tick|every, redact=RULES or verbose";
+            + "methods=buffer|events, stamp=tick|every, redact=RULES, alloc-scope=traced|all or verbose";
 
     /** Compact form: the kinds as an unmodifiable set. */
     public AgentOptions {
@@ -56,7 +59,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
     /** The defaults: everything, all events, quiet, packed method records, default redaction. */
     public static AgentOptions defaults() {
         return new AgentOptions(List.of(), List.of(), EventKind.defaults(), false, List.of(), true, false,
-                Redaction.defaults());
+                Redaction.defaults(), false);
     }
 
     /** The selector of captured methods, or null when nothing is captured. */
@@ -87,6 +90,7 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
         Boolean buffer = null;
         Boolean every = null;
         List<String> redact = null;
+        Boolean allocAll = null;
         for (String option : options) {
             if (option.startsWith(INCLUDE)) {
                 if (includes != null) {
@@ -123,15 +127,29 @@ public record AgentOptions(List<Filter> includes, List<Filter> excludes, Set<Eve
                     throw new IllegalArgumentException("option 'redact=' given twice; expected it at most once (join rules with ';')");
                 }
                 redact = splitRules(option.substring(REDACT.length()));
+            } else if (option.startsWith(ALLOC_SCOPE)) {
+                if (allocAll != null) {
+                    throw new IllegalArgumentException("option 'alloc-scope=' given twice; expected it at most once");
+                }
+                allocAll = !choice(option, AgentOptionsSyntax.ALLOC_SCOPE, "traced", "all");
             } else if (option.equals(AgentOptionsSyntax.VERBOSE)) {
                 verbose = true;
             } else {
                 throw new IllegalArgumentException("unknown option '" + option + "'; " + EXPECTED);
             }
         }
+        Set<EventKind> kinds = events == null ? EventKind.defaults() : events;
+        boolean all = allocAll != null && allocAll;
+        if (all && !kinds.contains(EventKind.ALLOC)) {
+            throw new IllegalArgumentException("option 'alloc-scope=all' needs allocation events; expected events= to include alloc");
+        }
+        if (all && buffer != null && !buffer) {
+            // A JDK method's allocation names its method in a packed site record, which one event per record has no form for.
+            throw new IllegalArgumentException("option 'alloc-scope=all' needs packed records; expected methods=buffer (the default), not methods=events");
+        }
         return new AgentOptions(includes == null ? List.of() : includes, excludes == null ? List.of() : excludes,
-                events == null ? EventKind.defaults() : events, verbose, captures == null ? List.of() : captures,
-                buffer == null || buffer, every != null && every, Redaction.parse(redact == null ? List.of() : redact));
+                kinds, verbose, captures == null ? List.of() : captures,
+                buffer == null || buffer, every != null && every, Redaction.parse(redact == null ? List.of() : redact), all);
     }
 
     /** The rules of {@code redact=}, split at each {@code ;} that no backslash escapes. */

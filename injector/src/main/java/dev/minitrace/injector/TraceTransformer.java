@@ -3,6 +3,7 @@ package dev.minitrace.injector;
 import dev.minitrace.injector.asm.ClassTransformer;
 import dev.minitrace.injector.filter.MethodSelector;
 import dev.minitrace.injector.runtime.MethodRegistry;
+import dev.minitrace.injector.runtime.Trace;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.List;
@@ -15,8 +16,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * events. Returns null for every class it does not change; never lets a Throwable escape; names a
  * class it cannot rewrite once on stderr; ignores classes loaded while it is itself transforming
  * on the same thread (nothing it does can recurse).
+ *
+ * <p>JDK classes (those of the bootstrap and platform loaders) are rewritten only when asked:
+ * with {@code alloc-scope=all} (their allocation sites) and for the include filters that name
+ * them (their methods), never those {@link JdkClasses} keeps out. While it transforms, the thread
+ * counts as inside the agent, so the JDK code the rewriter runs records nothing.
  */
 public final class TraceTransformer implements ClassFileTransformer {
+    /** Internal-name prefixes of the agent's own classes and JDK proxies: never instrumented, whatever the loader and options. */
+    private static final String[] AGENT = {"dev/minitrace/injector/", "dev/minitrace/events/", "dev/minitrace/shaded/", "jdk/proxy"};
+
     /** Internal-name prefixes never instrumented, whatever the filters say. */
     private static final String[] NEVER = {
         // The agent itself: its hooks, its event classes and its shaded ASM (not the rest of
@@ -35,6 +44,10 @@ public final class TraceTransformer implements ClassFileTransformer {
     /** The rewriter for the current selection; replaced when the selection changes. */
     private volatile ClassTransformer transformer;
     private volatile MethodSelector selector;
+    /** The rewriter of JDK classes, or null when none is rewritten. */
+    private volatile ClassTransformer jdkTransformer;
+    /** The include filters that name JDK classes ({@link MethodSelector#forJdk}), or null. */
+    private volatile MethodSelector jdkSelector;
     /** Whether the transformer is registered as retransformation-capable (then it instruments retransformed classes too). */
     private final boolean retransforming;
     /** Classes currently rewritten by this transformer. */
@@ -66,12 +79,29 @@ public final class TraceTransformer implements ClassFileTransformer {
         this.retransforming = retransforming;
         this.verbose = options.verbose();
         select(options.selector());
+        // Loaded now, not by the first transform, which consults it before its re-entry guard: a
+        // class loaded from there would reach this transformer half-loaded, and fail for good.
+        JdkClasses.neverReason("");
     }
 
     /** Uses {@code newSelector} for every class transformed from now on. */
     public void select(MethodSelector newSelector) {
         this.selector = newSelector;
-        this.transformer = new ClassTransformer(newSelector, options.events(), options.captureSelector(), options.redaction());
+        this.transformer = new ClassTransformer(newSelector, options.events(), options.captureSelector(), options.redaction(),
+                options.allocAll());
+        MethodSelector jdk = newSelector.forJdk();
+        this.jdkSelector = jdk;
+        ClassTransformer jdkRewriter = jdk == null && !options.allocAll() ? null
+                : new ClassTransformer(jdk, options.events(), null, options.redaction(), options.allocAll());
+        if (jdkRewriter != null) {
+            Trace.jdkRewritten(); // before any JDK class carries a hook, however the agent was started
+        }
+        this.jdkTransformer = jdkRewriter;
+    }
+
+    /** Whether some JDK class may be rewritten with the options and current selection. */
+    public boolean rewritesJdk() {
+        return jdkTransformer != null;
     }
 
     /** Whether classes are rewritten now (see {@link #setActive}). */
@@ -97,7 +127,7 @@ public final class TraceTransformer implements ClassFileTransformer {
     /** Whether the current selection or the capture filters may change some method of {@code className} (dotted). */
     public boolean mayChange(String className) {
         MethodSelector capture = options.captureSelector();
-        return selector.mayTraceClass(className) || (capture != null && capture.mayTraceClass(className));
+        return options.allocAll() || selector.mayTraceClass(className) || (capture != null && capture.mayTraceClass(className));
     }
 
     /** Whether {@code c} is currently rewritten by this transformer. */
@@ -130,8 +160,31 @@ public final class TraceTransformer implements ClassFileTransformer {
      */
     public boolean eligible(Class<?> c) {
         ClassLoader loader = c.getClassLoader();
-        return !c.isArray() && !c.isPrimitive() && !c.isHidden()
-                && eligible(loader, c.getName().replace('.', '/'), platformLoader) && seesAgent(loader, agentLoader);
+        if (c.isArray() || c.isPrimitive() || c.isHidden()) {
+            return false;
+        }
+        String name = c.getName().replace('.', '/');
+        if (isJdk(loader)) {
+            return jdkEligible(name) && (options.allocAll() || jdkSelector != null && jdkSelector.mayTraceClass(c.getName()));
+        }
+        return eligible(loader, name, platformLoader) && seesAgent(loader, agentLoader);
+    }
+
+    private boolean isJdk(ClassLoader loader) {
+        return loader == null || loader == platformLoader;
+    }
+
+    /** Whether the JDK class {@code className} (internal name) may be rewritten when JDK classes are. */
+    private boolean jdkEligible(String className) {
+        if (jdkTransformer == null || agentLoader != null || className == null || className.contains("$$Lambda") || className.contains("$$$")) {
+            return false;
+        }
+        for (String prefix : AGENT) {
+            if (className.startsWith(prefix)) {
+                return false;
+            }
+        }
+        return JdkClasses.neverReason(className) == null;
     }
 
     /** Whether classes of this loader and name are eligible at all (before filters). */
@@ -170,7 +223,21 @@ public final class TraceTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if ((classBeingRedefined != null && !retransforming) || !eligible(loader, className, platformLoader)) {
+        if (classBeingRedefined != null && !retransforming) {
+            return null;
+        }
+        ClassTransformer rewriter = transformer;
+        if (isJdk(loader) && jdkTransformer != null) {
+            if (!jdkEligible(className)) {
+                String reason = className == null ? null : JdkClasses.neverReason(className);
+                MethodSelector requested = jdkSelector;
+                if (reason != null && requested != null && requested.mayTraceClass(className.replace('/', '.'))) {
+                    report(JdkClasses.neverEntry(className) + " (requested by include=)", reason);
+                }
+                return null;
+            }
+            rewriter = jdkTransformer;
+        } else if (!eligible(loader, className, platformLoader)) {
             return null;
         }
         if (!rewriting) {
@@ -196,8 +263,10 @@ public final class TraceTransformer implements ClassFileTransformer {
             return null;
         }
         active[0] = true;
+        // The rewriter's own JDK calls (ASM's lists and maps) must record nothing once JDK classes carry hooks.
+        boolean entered = jdkTransformer != null && Trace.enterAgent();
         try {
-            ClassTransformer.Result result = transformer.transform(classfileBuffer,
+            ClassTransformer.Result result = rewriter.transform(classfileBuffer,
                     (cls, name, descriptor) -> MethodRegistry.idFor(loader, cls, name, descriptor));
             if (result == null) {
                 if (retransforming) {
@@ -228,6 +297,9 @@ public final class TraceTransformer implements ClassFileTransformer {
             report(className.replace('/', '.'), t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
             return null;
         } finally {
+            if (entered) {
+                Trace.leaveAgent();
+            }
             active[0] = false;
         }
     }

@@ -64,6 +64,31 @@ class AgentOptionsTest {
     }
 
     @Test
+    void allocScopeIsTracedUnlessAllAndNeedsAllocationsInBuffers() {
+        assertFalse(AgentOptions.parse("include=a.B").allocAll());
+        assertFalse(AgentOptions.parse("alloc-scope=traced").allocAll());
+        AgentOptions all = AgentOptions.parse("include=a.*,alloc-scope=all,events=method,alloc");
+        assertTrue(all.allocAll());
+        assertEquals(List.of("a.*"), texts(all.includes()));
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc-scope=some"));
+        assertEquals("option 'alloc-scope=some': expected alloc-scope=traced or alloc-scope=all", bad.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc-scope=all,events=method"));
+        assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc-scope=all,methods=events"));
+        assertThrows(IllegalArgumentException.class, () -> AgentOptions.parse("alloc-scope=all,alloc-scope=traced"));
+    }
+
+    @Test
+    void onlyIncludeFiltersNamingClassesReachTheJdk() {
+        assertEquals(null, AgentOptions.parse("exclude=a.B").selector().forJdk());
+        assertEquals(null, AgentOptions.parse("include=::toString;@a.Traced").selector().forJdk());
+        dev.minitrace.injector.filter.MethodSelector jdk = AgentOptions.parse("include=a.*;java.util.HashMap::put;::toString").selector().forJdk();
+        assertTrue(jdk.mayTraceClass("java.util.HashMap"));
+        assertFalse(jdk.mayTraceClass("java.util.ArrayList"));
+        assertTrue(jdk.traces("java.util.HashMap", List.of(), "put", List.of()));
+        assertFalse(jdk.traces("java.util.HashMap", List.of(), "toString", List.of()));
+    }
+
+    @Test
     void captureTakesFiltersLikeInclude() {
         AgentOptions o = AgentOptions.parse("include=a.*,capture=a.B::m;c.D,verbose");
         assertEquals(List.of("a.B::m", "c.D"), texts(o.captures()));

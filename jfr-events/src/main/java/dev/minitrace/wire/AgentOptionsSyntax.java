@@ -26,10 +26,12 @@ public final class AgentOptionsSyntax {
     public static final String STAMP = "stamp";
     /** {@code redact=RULES}: what captures never write. */
     public static final String REDACT = "redact";
+    /** {@code alloc-scope=traced|all}: allocations of traced methods only (default), or of every method the JVM runs, the JDK's included. */
+    public static final String ALLOC_SCOPE = "alloc-scope";
     /** {@code verbose}: name every instrumented class on stderr (no value). */
     public static final String VERBOSE = "verbose";
     /** Every key; all but {@link #VERBOSE} take a value after {@code =}. */
-    public static final List<String> KEYS = List.of(INCLUDE, EXCLUDE, EVENTS, CAPTURE, METHODS, STAMP, REDACT, VERBOSE);
+    public static final List<String> KEYS = List.of(INCLUDE, EXCLUDE, EVENTS, CAPTURE, METHODS, STAMP, REDACT, ALLOC_SCOPE, VERBOSE);
 
     /** The event kinds {@code events=} accepts, in the order of their bits (1, 2, 4, 8, 16, 32, 64). */
     public static final List<String> EVENT_KINDS = List.of("method", "lock", "alloc", "exception", "field", "death", "receiver");

@@ -72,8 +72,15 @@ public final class TraceBufferFormat {
      * instruction, the array. Takes two sequence numbers: the allocation, then the length.
      */
     public static final int ARRAY_ALLOC = 5;
-    /** Heap record kinds 6-7 are reserved: a record of such a kind is corrupt. */
-    public static final int HEAP_KINDS = 6;
+    /**
+     * Heap record kind: the allocation record that follows (an {@link #ALLOC} object record or an
+     * {@link #ARRAY_ALLOC}) was made by the instruction at the bytecode index in the method of the
+     * id, a method whose entries are not traced (agent option {@code alloc-scope=all}); then
+     * method id, bytecode index, no object (written as null). Takes one sequence number.
+     */
+    public static final int SITE = 6;
+    /** Heap record kind 7 is reserved: a record of that kind is corrupt. */
+    public static final int HEAP_KINDS = 7;
     /** Sequence numbers (and decoded records) of a throw or handler record: the site, then the exception; also of an array allocation. */
     public static final int THROW_PARTS = 2;
     /** Sequence numbers (and decoded records) of a store record: the site, then holder, old and new target. */
@@ -114,7 +121,7 @@ public final class TraceBufferFormat {
 
     /** The sequence numbers (and decoded records) a heap record of {@code kind} takes. */
     public static int heapParts(int kind) {
-        return kind == RECEIVER ? 1 : heapObjects(kind) + 1;
+        return kind == RECEIVER || kind == SITE ? 1 : heapObjects(kind) + 1;
     }
 
     /** The header bits of heap record kind {@code kind} (0-7), without {@link #STAMPED}. */

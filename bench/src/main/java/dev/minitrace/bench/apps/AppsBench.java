@@ -46,16 +46,18 @@ public final class AppsBench {
      * every selected class as it loads (as before the agent deferred its rewriting; see
      * {@code Deferral}), to measure both in the same run; {@code heap}, the agent with every kind of
      * record and {@code minitrace-heap.jfc}, whose last round's trace is also written in Elephant
-     * Tracks' format and checked ({@link HeapTraceCheck}).
+     * Tracks' format and checked ({@link HeapTraceCheck}); {@code allall}, the full configuration
+     * with {@code alloc-scope=all} (every allocation, the JDK's included), whose last round's trace
+     * is converted (and kept with {@code --keep}) as the full one's.
      */
-    static final List<String> EXTRA_CONFIGS = List.of("agent-eager", "heap");
+    static final List<String> EXTRA_CONFIGS = List.of("agent-eager", "heap", "allall");
     /** The {@code heap} configuration's agent events: everything, deaths included (jfc-profiles/minitrace-heap.jfc). */
     private static final String HEAP_EVENTS = "method+lock+alloc+exception+field+death";
     /** Suffix of the configurations run with the agent of {@code --against DIR}. */
     static final String AGAINST = "@against";
     /** Where a built checkout keeps its agent ({@code --against DIR}). */
     static final String AGENT_IN_CHECKOUT = "injector/target/minitrace-agent.jar";
-    static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager,heap]"
+    static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager,heap,allall]"
             + " [--keep DIR] [--no-convert] [--against CHECKOUT]";
     private static final String EVENTS = "method+lock+alloc";
 
@@ -208,6 +210,10 @@ public final class AppsBench {
                             cmd.add(agentOption);
                             cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
                         }
+                        case "allall" -> {
+                            cmd.add(agentOption + ",alloc-scope=all");
+                            cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
+                        }
                         case "heap" -> {
                             cmd.add(agentOption.replace(",events=" + EVENTS, ",events=" + HEAP_EVENTS));
                             cmd.addAll(TracerOptions.recording("minitrace", root.resolve("jfc-profiles/minitrace-heap.jfc").toString(),
@@ -250,16 +256,18 @@ public final class AppsBench {
                         Files.move(recording, kept, StandardCopyOption.REPLACE_EXISTING);
                         System.out.println("  kept " + kept);
                     }
-                    if (config.equals("full") && round == o.rounds() && recBytes > 0) {
+                    if ((config.equals("full") || config.equals("allall")) && round == o.rounds() && recBytes > 0) {
                         Path kept = recording;
                         if (o.keep() != null) {
-                            kept = o.keep().resolve(name + "-jdk" + feature + "-full.jfr");
+                            kept = o.keep().resolve(name + "-jdk" + feature + "-" + config + ".jfr");
                             Files.move(recording, kept, StandardCopyOption.REPLACE_EXISTING);
                         }
                         if (o.convert()) {
                             Conversion c = convert(root, o.javaHome(), kept, work, gnuTime ? time : null);
-                            conversions.put(name, c);
-                            System.out.printf(Locale.ROOT, "  convert %-4s %,d records, %d chunks, %.2f s, %.2f M records/s, %.0f MiB peak RSS%n",
+                            if (config.equals("full")) {
+                                conversions.put(name, c);
+                            }
+                            System.out.printf(Locale.ROOT, "  convert %-4s " + config + " %,d records, %d chunks, %.2f s, %.2f M records/s, %.0f MiB peak RSS%n",
                                     name, c.records(), c.chunks(), c.m().wallSeconds(), c.records() / c.m().wallSeconds() / 1e6,
                                     c.m().peakRssKb() / 1024.0);
                         }

@@ -218,8 +218,10 @@ public final class MethodBufferDecoder {
         if (n + parts > recordCount) {
             return fail("more records than recordCount " + recordCount);
         }
-        if (kind == TraceBufferFormat.RECEIVER) {
-            // one record: the receiver (its method is the entry just before)
+        if (kind == TraceBufferFormat.RECEIVER || kind == TraceBufferFormat.SITE) {
+            // one record: the receiver (its method is the entry just before), or the site of the
+            // allocation record that follows (its object part is always null)
+            boolean site = kind == TraceBufferFormat.SITE;
             long classPlusOne = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
             long hash = pos >= 0 ? varint(c, length, MAX_INT_CHARS) : 0;
             if (pos >= 0 && stamped) {
@@ -228,13 +230,14 @@ public final class MethodBufferDecoder {
             if (pos < 0) {
                 return fail(problem + " in the heap record at char " + at);
             }
-            if (id > 0xFFFFFFFFL || bci > 0xFFFFFFFFL || classPlusOne > 0x100000000L || hash > 0xFFFFFFFFL) {
-                return fail("heap record at char " + at + " has a value above 32 bits");
+            if (id > 0xFFFFFFFFL || bci > 0xFFFFFFFFL || classPlusOne > 0x100000000L || hash > 0xFFFFFFFFL
+                    || site && (classPlusOne != 0 || hash != 0)) {
+                return fail("heap record at char " + at + " has a value out of range");
             }
-            types[n] = MtlogFormat.METHOD_RECEIVER;
-            methodIds[n] = (int) (classPlusOne - 1);
+            types[n] = site ? MtlogFormat.ALLOC_SITE : MtlogFormat.METHOD_RECEIVER;
+            methodIds[n] = site ? (int) id : (int) (classPlusOne - 1);
             hashes[n] = (int) hash;
-            bcis[n] = 0;
+            bcis[n] = site ? (int) bci : 0;
             sequences[n] = sequence;
             ticks[n] = tick;
             return n + 1;

@@ -78,14 +78,21 @@ public final class MtlogFormat {
     public static final int METHOD_RECEIVER = 25;
     /** Extension record type: the length of the array whose OBJECT_ALLOC is just before; value = length. */
     public static final int ARRAY_LENGTH = 26;
+    /**
+     * Extension record type: the allocation group that follows was made by the instruction at aux
+     * (thread-local layout) in method value, a method whose entries are not traced (agent option
+     * {@code alloc-scope=all}).
+     */
+    public static final int ALLOC_SITE = 27;
     /** The highest record type this version writes; record types fit an {@code int} bit mask. */
-    public static final int MAX_TYPE = 26;
+    public static final int MAX_TYPE = 27;
 
     private static final String[] TYPE_NAMES = {
         "?", "METHOD_ENTRY", "METHOD_EXIT", "LOCK_ACQUIRE", "LOCK_RELEASE", "OBJECT_ALLOC", "GC_TIMESTAMP",
         "TYPE_7", "TYPE_8", "TYPE_9", "TYPE_10", "TYPE_11", "TYPE_12", "TYPE_13", "TYPE_14", "TYPE_15",
         "EXCEPTION_THROW", "EXCEPTION_HANDLED", "EXCEPTION_OBJECT", "FIELD_STORE", "ARRAY_STORE",
         "STORE_HOLDER", "STORE_OLD", "STORE_NEW", "OBJECT_DEATH", "METHOD_RECEIVER", "ARRAY_LENGTH",
+        "ALLOC_SITE",
     };
 
     /** Whether records of {@code type} carry an object id as value (lock, allocation and the heap records' objects). */

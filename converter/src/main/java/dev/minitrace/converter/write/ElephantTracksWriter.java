@@ -64,6 +64,8 @@ public final class ElephantTracksWriter implements TraceWriter {
         int depth;
         int pendingType;
         long pendingValue;
+        /** The method of the ALLOC_SITE just before (an allocation in an untraced method, alloc-scope=all), or -1. */
+        long allocSite = -1;
         long holder;
         long old;
         int inFlight;
@@ -129,8 +131,11 @@ public final class ElephantTracksWriter implements TraceWriter {
                     line('E').hex(v).hex(0).hex(thread).end();
                 }
             }
+            case MtlogFormat.ALLOC_SITE -> t.allocSite = v;
             case MtlogFormat.OBJECT_ALLOC -> {
-                int site = site(t.depth == 0 ? -1 : t.stack[t.depth - 1], aux, MtlogFormat.classIdOf(v));
+                long method = t.allocSite != -1 ? t.allocSite : t.depth == 0 ? -1 : t.stack[t.depth - 1];
+                t.allocSite = -1;
+                int site = site(method, aux, MtlogFormat.classIdOf(v));
                 Integer named = namedFirst.remove(v);
                 if (named != null) {
                     moved.put(named, new long[] {MtlogFormat.classIdOf(v) & 0xFFFFFFFFL, site, thread});

@@ -141,6 +141,10 @@ class MethodBufferDecoderTest {
         assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
         assertEquals(List.of("5 7 100 " + BASE + " " + Long.toHexString(key2) + " 9 4"), s.objectEvents);
         assertEquals(List.of("26 7 101 " + BASE + " 3 0"), s.methodEvents);
+        // an allocation site (kind 6: header 0x1a; method 6, bci 8, no object) is one ALLOC_SITE record
+        s = decode("\u001a\u0006\u0008\u0000\u0000", 100, 1, 1_000_000_000L);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        assertEquals(List.of("27 7 100 " + BASE + " 6 8"), s.methodEvents);
         // an array store (kind 3: header 0x13) counts four records too: a recordCount of 3 is corrupt
         assertCorrupt("\u0013\u0001\u0002\u0000\u0000\u0000\u0000\u0000\u0000", 3, "more records than recordCount 3");
     }
@@ -150,8 +154,10 @@ class MethodBufferDecoderTest {
         String good = new TraceBufferEncoder().entry(1, 5).alloc(2, 3, 4, -1).records(); // 3 + 4 chars
         String alloc = new TraceBufferEncoder().alloc(2, 3, 4, -1).records();
         assertEquals(List.of(), decode(good + alloc, 1, 3, 1_000_000_000L).corrupt, "the undamaged form decodes");
-        // bit 4 with bits 3 and 1: heap record kind 6, reserved
-        assertCorrupt(good + "\u001a\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 6");
+        // bit 4 with bits 3, 1 and 0: heap record kind 7, reserved
+        assertCorrupt(good + "\u001b\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 7");
+        // an allocation site (kind 6) with an object
+        assertCorrupt(good + "\u001a\u0002\u0003\u0004\u0001", 3, "heap record at char 7 has a value out of range");
         // an array allocation (kind 5) without an array
         assertCorrupt(good + "\u0019\u0002\u0003\u0000\u0000", 4, "array allocation at char 7 has no array");
         // bits 5-6

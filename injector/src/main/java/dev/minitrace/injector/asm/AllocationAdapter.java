@@ -13,6 +13,15 @@ import org.objectweb.asm.Opcodes;
  * immediately followed by {@code dup} leaves no reference behind and is not reported. Pending
  * {@code new}s are matched to constructor calls as a stack (javac nests them); a constructor call
  * with no pending {@code new} is a {@code super(…)}/{@code this(…)} call.
+ *
+ * <p>In a method whose entries are not traced ({@code alloc-scope=all}) the hooks also get the
+ * method's id, since no entry record tells the reader whose bytecode index it is.
+ *
+ * <p>With {@code alloc-scope=all} the calls that make a new object in the JVM rather than by an
+ * instruction are reported too, at the call's bytecode index, with the result: an array's
+ * {@code clone()}, {@code super.clone()} ({@code Object.clone}, which copies the object) and
+ * {@code java.lang.reflect.Array.newInstance} (which {@code Arrays.copyOf} of any array but an
+ * {@code Object[]} uses); see {@link #madeByCall}.
  */
 final class AllocationAdapter extends MethodVisitor {
     private final Position position;
@@ -20,11 +29,45 @@ final class AllocationAdapter extends MethodVisitor {
     private boolean[] pendingTracked = new boolean[8];
     private int pending;
     private boolean afterNew;
+    /** The id of the untraced method whose allocations these are, or -1 in a traced method. */
+    private final int siteMethod;
+    /** Whether the calls of {@link #madeByCall} are reported too ({@code alloc-scope=all}). */
+    private final boolean calls;
 
     AllocationAdapter(MethodVisitor next, Position position) {
+        this(next, position, -1, false);
+    }
+
+    /**
+     * For the untraced method {@code siteMethod} (an id), or a traced one when -1; {@code calls}:
+     * also the calls that allocate ({@link #madeByCall}).
+     */
+    AllocationAdapter(MethodVisitor next, Position position, int siteMethod, boolean calls) {
         super(Opcodes.ASM9, next);
         this.position = position;
+        this.siteMethod = siteMethod;
+        this.calls = calls;
     }
+
+    /** A call that returns a new object: {@link #NOT_MADE} (no), {@link #MADE_OBJECT} or {@link #MADE_ARRAY}. */
+    static int madeByCall(int opcode, String owner, String name, String descriptor) {
+        if ("clone".equals(name) && "()Ljava/lang/Object;".equals(descriptor)) {
+            if (opcode == Opcodes.INVOKEVIRTUAL && owner.startsWith("[")) {
+                return MADE_ARRAY;
+            }
+            if (opcode == Opcodes.INVOKESPECIAL && "java/lang/Object".equals(owner)) {
+                return MADE_OBJECT; // super.clone(): the JVM's copy; an array's clone is the case above
+            }
+        }
+        if (opcode == Opcodes.INVOKESTATIC && "java/lang/reflect/Array".equals(owner) && "newInstance".equals(name)) {
+            return MADE_ARRAY;
+        }
+        return NOT_MADE;
+    }
+
+    static final int NOT_MADE = 0;
+    static final int MADE_OBJECT = 1;
+    static final int MADE_ARRAY = 2;
 
     @Override
     public void visitTypeInsn(int opcode, String type) {
@@ -78,6 +121,17 @@ final class AllocationAdapter extends MethodVisitor {
     @Override
     public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
         afterNew = false;
+        int made = calls ? madeByCall(opcode, owner, name, descriptor) : NOT_MADE;
+        if (made != NOT_MADE) {
+            int bci = position.bci;
+            super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+            if (made == MADE_ARRAY) {
+                reportArray(bci);
+            } else {
+                reportTop(bci);
+            }
+            return;
+        }
         super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
         if (opcode == Opcodes.INVOKESPECIAL && "<init>".equals(name) && pending > 0) {
             pending--;
@@ -89,13 +143,21 @@ final class AllocationAdapter extends MethodVisitor {
 
     private void reportTop(int bci) {
         super.visitInsn(Opcodes.DUP);
-        Hooks.objectHook(mv, "alloc", bci);
+        if (siteMethod >= 0) {
+            Hooks.sitedHook(mv, "allocAt", siteMethod, bci);
+        } else {
+            Hooks.objectHook(mv, "alloc", bci);
+        }
     }
 
     /** An array's hook also records its length. */
     private void reportArray(int bci) {
         super.visitInsn(Opcodes.DUP);
-        Hooks.objectHook(mv, "allocArray", bci);
+        if (siteMethod >= 0) {
+            Hooks.sitedHook(mv, "allocArrayAt", siteMethod, bci);
+        } else {
+            Hooks.objectHook(mv, "allocArray", bci);
+        }
     }
 
     @Override

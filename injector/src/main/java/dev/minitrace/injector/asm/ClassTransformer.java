@@ -24,6 +24,10 @@ import org.objectweb.asm.Opcodes;
  * (each present only when its events are instrumented). Untraced methods are copied unchanged.
  * Original stack map frames are kept and only the handlers' frames are added, so no class is ever
  * loaded or read to compute frames. Stateless apart from the configuration; thread-safe.
+ *
+ * <p>With {@code allocEverywhere} ({@code alloc-scope=all}) every other method that allocates gets
+ * an id too and only its allocation sites rewritten, reported with that id
+ * ({@link AllocationAdapter}); its entries and exits are not traced.
  */
 public final class ClassTransformer {
     private final MethodSelector selector;
@@ -33,6 +37,8 @@ public final class ClassTransformer {
     private final MethodSelector capture;
     /** What captures never write: its parameter rules are applied here, once per rewritten method. */
     private final Redaction redaction;
+    /** Whether the allocation sites of untraced methods are rewritten too ({@code alloc-scope=all}). */
+    private final boolean allocEverywhere;
 
     /** Creates a transformer for the given selection and event kinds. */
     public ClassTransformer(MethodSelector selector, Set<EventKind> events) {
@@ -46,6 +52,16 @@ public final class ClassTransformer {
 
     /** As above, with the redaction rules of the captured methods' parameters. */
     public ClassTransformer(MethodSelector selector, Set<EventKind> events, MethodSelector capture, Redaction redaction) {
+        this(selector, events, capture, redaction, false);
+    }
+
+    /**
+     * As above; {@code selector} may be null (no method traced), and with {@code allocEverywhere}
+     * the allocation sites of every untraced method are rewritten too.
+     */
+    public ClassTransformer(MethodSelector selector, Set<EventKind> events, MethodSelector capture, Redaction redaction,
+            boolean allocEverywhere) {
+        this.allocEverywhere = allocEverywhere && events.contains(EventKind.ALLOC);
         this.redaction = redaction;
         this.selector = selector;
         this.events = Set.copyOf(events);
@@ -53,7 +69,7 @@ public final class ClassTransformer {
     }
 
     private boolean needsAnnotations() {
-        return selector.needsAnnotations() || (capture != null && capture.needsAnnotations());
+        return selector != null && selector.needsAnnotations() || (capture != null && capture.needsAnnotations());
     }
 
     /** The outcome of a rewrite: the new bytes and the ids given to its traced methods. */
@@ -94,13 +110,13 @@ public final class ClassTransformer {
         }
         String internalName = reader.getClassName();
         String className = internalName.replace('/', '.');
-        boolean maybeTraced = selector.mayTraceClass(className);
+        boolean maybeTraced = selector != null && selector.mayTraceClass(className);
         boolean maybeCaptured = capture != null && capture.mayTraceClass(className);
-        if (!maybeTraced && !maybeCaptured) {
+        if (!maybeTraced && !maybeCaptured && !allocEverywhere) {
             return null;
         }
         Plan plan = new Plan();
-        reader.accept(plan, ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
+        reader.accept(plan, allocEverywhere ? ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG : ClassReader.SKIP_CODE | ClassReader.SKIP_FRAMES);
         Map<String, Integer> localIndex = new HashMap<>();
         java.util.Set<String> boundaries = new java.util.HashSet<>();
         Map<String, boolean[]> captured = new HashMap<>();
@@ -116,7 +132,8 @@ public final class ClassTransformer {
             boolean isTraced = maybeTraced && selector.traces(className, plan.classAnnotations, name, plan.methodAnnotations.get(i));
             boolean isCaptured = maybeCaptured && name.charAt(0) != '<'
                     && capture.traces(className, plan.classAnnotations, name, plan.methodAnnotations.get(i));
-            if (!isTraced && !isCaptured) {
+            boolean sited = !isTraced && allocEverywhere && plan.allocates.get(i);
+            if (!isTraced && !isCaptured && !sited) {
                 continue;
             }
             if (isTraced) {
@@ -180,6 +197,8 @@ public final class ClassTransformer {
         final List<Integer> access = new ArrayList<>();
         final List<List<String>> methodAnnotations = new ArrayList<>();
         final List<String> classAnnotations = new ArrayList<>();
+        /** Per method, whether its code has an allocation instruction (only looked for with allocEverywhere). */
+        final List<Boolean> allocates = new ArrayList<>();
 
         Plan() {
             super(Opcodes.ASM9);
@@ -200,14 +219,45 @@ public final class ClassTransformer {
             access.add(acc);
             List<String> annotations = new ArrayList<>(0);
             methodAnnotations.add(annotations);
-            if (!needsAnnotations()) {
+            int index = allocates.size();
+            allocates.add(false);
+            boolean annotated = needsAnnotations();
+            if (!annotated && !allocEverywhere) {
                 return null;
             }
             return new MethodVisitor(Opcodes.ASM9) {
                 @Override
                 public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                    annotations.add(annotationName(desc));
+                    if (annotated) {
+                        annotations.add(annotationName(desc));
+                    }
                     return null;
+                }
+
+                @Override
+                public void visitTypeInsn(int opcode, String type) {
+                    if (opcode == Opcodes.NEW || opcode == Opcodes.ANEWARRAY) {
+                        allocates.set(index, true);
+                    }
+                }
+
+                @Override
+                public void visitIntInsn(int opcode, int operand) {
+                    if (opcode == Opcodes.NEWARRAY) {
+                        allocates.set(index, true);
+                    }
+                }
+
+                @Override
+                public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+                    allocates.set(index, true);
+                }
+
+                @Override
+                public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+                    if (AllocationAdapter.madeByCall(opcode, owner, name, descriptor) != AllocationAdapter.NOT_MADE) {
+                        allocates.set(index, true);
+                    }
                 }
             };
         }
@@ -267,10 +317,13 @@ public final class ClassTransformer {
                 mv = new CaptureAdapter(mv, ids[index], access, descriptor, frames, captured.get(name + descriptor));
             }
             if (!boundaries.contains(name + descriptor)) {
+                if (allocEverywhere) {
+                    mv = new AllocationAdapter(mv, position, ids[index], true);
+                }
                 return new InstructionCounter(mv, code, position);
             }
             if (events.contains(EventKind.ALLOC)) {
-                mv = new AllocationAdapter(mv, position);
+                mv = new AllocationAdapter(mv, position, -1, allocEverywhere);
             }
             if (events.contains(EventKind.LOCK)) {
                 mv = new MonitorAdapter(mv, position, framesAtTargets, offsets.maxLocals(name, descriptor));

@@ -59,4 +59,11 @@ final class Hooks {
         push(mv, bci);
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, name, "(Ljava/lang/Object;I)V", false);
     }
+
+    /** {@code Trace.<name>(<object on the stack>, methodId, bci)}: the object reference must be on the stack. */
+    static void sitedHook(MethodVisitor mv, String name, int methodId, int bci) {
+        push(mv, methodId);
+        push(mv, bci);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, name, "(Ljava/lang/Object;II)V", false);
+    }
 }

@@ -38,6 +38,12 @@ import org.objectweb.asm.Opcodes;
  * that rare shape). Telling jump targets apart needs frames at every one, which class files from
  * version 51 on guarantee; older ones, and other shapes, keep a duplicate on the stack and the hook
  * right after the {@code monitorenter}.
+ *
+ * <p>When the block starts with a {@code new}, that instruction shares the range's start label,
+ * which stack map frames name as the offset of the object until its constructor runs. The hook
+ * after the label would make those frames point at the hook, which the JVM's verifier rejects
+ * ("bad offset for Uninitialized"); the {@code new} gets a label of its own, and the frames are
+ * given that one.
  */
 final class MonitorAdapter extends InstructionVisitor {
     private final Position position;
@@ -58,6 +64,8 @@ final class MonitorAdapter extends InstructionVisitor {
     private Label heldLabel;
     /** Line numbers of the held label (ASM visits them between a label and its frame), -1 for none. */
     private int heldLine = -1;
+    /** Try-range start labels that were also a {@code new}'s, with the label the {@code new} got instead. */
+    private final java.util.Map<Label, Label> uninitialized = new IdentityHashMap<>();
 
     /**
      * @param framesAtTargets whether the class file version guarantees a stack map frame at every
@@ -129,7 +137,39 @@ final class MonitorAdapter extends InstructionVisitor {
     }
 
     @Override
+    public void visitTypeInsn(int opcode, String type) {
+        Label label = pendingBci >= 0 ? heldLabel : null;
+        flush();
+        if (opcode == Opcodes.NEW && label != null) {
+            Label own = new Label();
+            mv.visitLabel(own);
+            uninitialized.put(label, own);
+        }
+        super.visitTypeInsn(opcode, type);
+    }
+
+    /** {@code types} with each label of {@link #uninitialized} replaced (the same array when none is). */
+    private Object[] relabel(Object[] types, int count) {
+        if (uninitialized.isEmpty() || types == null) {
+            return types;
+        }
+        Object[] out = types;
+        for (int i = 0; i < count; i++) {
+            Label own = types[i] instanceof Label l ? uninitialized.get(l) : null;
+            if (own != null) {
+                if (out == types) {
+                    out = types.clone();
+                }
+                out[i] = own;
+            }
+        }
+        return out;
+    }
+
+    @Override
     public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+        local = relabel(local, numLocal);
+        stack = relabel(stack, numStack);
         if (heldLabel != null) {
             // A jump target: the hook before the label, as without a try range.
             Label label = heldLabel;

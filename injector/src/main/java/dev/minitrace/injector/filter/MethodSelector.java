@@ -26,6 +26,21 @@ public final class MethodSelector {
         this.needsAnnotations = ann;
     }
 
+    /**
+     * The selection among the JDK's classes: only include filters that name classes or packages
+     * ({@code java.util.*}, {@code java.util.HashMap::put}) reach them, so an empty include list,
+     * {@code ::toString} or an annotation filter never trace the JDK. Null when none does.
+     */
+    public MethodSelector forJdk() {
+        List<Filter> named = new java.util.ArrayList<>();
+        for (Filter f : includes) {
+            if (f.namesClasses()) {
+                named.add(f);
+            }
+        }
+        return named.isEmpty() ? null : new MethodSelector(named, excludes);
+    }
+
     /** True when some filter needs the annotations of classes and methods. */
     public boolean needsAnnotations() {
         return needsAnnotations;

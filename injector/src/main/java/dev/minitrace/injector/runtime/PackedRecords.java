@@ -32,9 +32,11 @@ final class PackedRecords extends Records {
     @Override
     void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
         Trace.sync(s);
+        // The buffer first: a thread's first buffer starts at the sequence after the last one taken.
+        TraceBuffer buffer = buffer(s);
         long first = s.sequence + 1;
         s.sequence += parts(kind);
-        buffer(s).recordHeap(kind, id, bci, a, b, c, first, parts(kind));
+        buffer.recordHeap(kind, id, bci, a, b, c, first, parts(kind));
     }
 
     /** The thread's buffer, made on its first record. */

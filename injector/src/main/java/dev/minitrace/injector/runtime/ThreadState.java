@@ -41,8 +41,19 @@ final class ThreadState {
     /** Held monitors beyond which the oldest entries are forgotten: releases missed by a hook (busy, or switched off) must not grow it forever. */
     private static final int MAX_HELD = 256;
 
+    /**
+     * True from creation until {@link ThreadStates} decided whether the thread is muted
+     * ({@link Trace#mutedThread}): that asks for the thread's name, JDK code that may itself carry
+     * hooks, so it runs once the state is reachable and busy.
+     */
+    boolean undecided;
+
     ThreadState(Thread thread) {
         this.thread = thread;
+        if (Trace.muteAgentThreads) {
+            busy = true;
+            undecided = true;
+        }
     }
 
     /** Remembers that {@code monitor}, of record ids {@code ids}, was just acquired. */

@@ -37,6 +37,10 @@ final class ThreadStates {
             return s;
         }
         s = STATE.get();
+        if (s.undecided) {
+            s.undecided = false;
+            s.busy = Trace.mutedThread(t); // hooks reached from here find the state busy
+        }
         SLOT[slot] = s;
         return s;
     }

@@ -64,6 +64,8 @@ public final class Trace {
     private static final int OP_DEATH = 15;
     private static final int OP_ENTER_RECEIVER = 16;
     private static final int OP_ALLOC_ARRAY = 17;
+    private static final int OP_ALLOC_AT = 18;
+    private static final int OP_ALLOC_ARRAY_AT = 19;
 
     private Trace() {
     }
@@ -170,6 +172,23 @@ public final class Trace {
         }
     }
 
+    /**
+     * {@code object} was allocated (and constructed) by the instruction at {@code bci} of method
+     * {@code methodId}, whose entries are not traced (agent option {@code alloc-scope=all}).
+     */
+    public static void allocAt(Object object, int methodId, int bci) {
+        if (allocOn && object != null) {
+            guarded(OP_ALLOC_AT, methodId, bci, object, null, null);
+        }
+    }
+
+    /** {@code array} was allocated by the array instruction at {@code bci} of untraced method {@code methodId} ({@code alloc-scope=all}). */
+    public static void allocArrayAt(Object array, int methodId, int bci) {
+        if (allocOn && array != null) {
+            guarded(OP_ALLOC_ARRAY_AT, methodId, bci, array, null, null);
+        }
+    }
+
     /** Traced code throws {@code exception} by the {@code athrow} at {@code bci} of method {@code methodId}. */
     public static void thrown(Object exception, int methodId, int bci) {
         if (exceptionOn && exception != null) {
@@ -237,10 +256,72 @@ public final class Trace {
         }
     }
 
-    /** The death thread found an object of class {@code type} with identity hash {@code hash} reclaimed. */
+    /**
+     * The death thread found an object of class {@code type} with identity hash {@code hash}
+     * reclaimed. The thread may be kept busy for good (see {@link #muteAgentThreads}): it is
+     * released for this one record.
+     */
     static void death(Class<?> type, int hash) {
         if (deathOn) {
-            guarded(OP_DEATH, 0, hash, type, null, null);
+            ThreadState s = ThreadStates.current();
+            boolean muted = s.busy;
+            s.busy = false;
+            try {
+                guarded(OP_DEATH, 0, hash, type, null, null);
+            } finally {
+                s.busy = muted;
+            }
+        }
+    }
+
+    /**
+     * When JDK classes are rewritten: threads named {@code minitrace-…} (the agent's) and
+     * {@code JFR …} (the recorder's, but not an event stream's) are kept busy from their first hook
+     * on, so the JDK code they run records nothing. Set before any JDK class is rewritten.
+     */
+    static volatile boolean muteAgentThreads;
+
+    /** Rewritten JDK classes will run (alloc-scope=all or an include filter naming JDK classes): see {@link #muteAgentThreads}. */
+    public static void jdkRewritten() {
+        muteAgentThreads = true;
+    }
+
+    /** Whether a new state for {@code t} starts busy for good (see {@link #muteAgentThreads}). */
+    static boolean mutedThread(Thread t) {
+        if (!muteAgentThreads) {
+            return false;
+        }
+        String name = t.getName();
+        // Not an event stream's thread ("JFR Event Stream N"): it runs the program's own callbacks.
+        return name.startsWith("minitrace-") || name.startsWith("JFR ") && !name.startsWith("JFR Event Stream");
+    }
+
+    /**
+     * Marks the current thread as inside the agent (its hooks return at once) for code of the agent
+     * that runs JDK code outside a hook, such as the transformer.
+     *
+     * @return whether this call marked it (then {@link #leaveAgent} must be called), false when it
+     *     already was inside
+     */
+    public static boolean enterAgent() {
+        try {
+            ThreadState s = ThreadStates.current();
+            if (s.busy) {
+                return false;
+            }
+            s.busy = true;
+            return true;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    /** Ends what a successful {@link #enterAgent} began. */
+    public static void leaveAgent() {
+        try {
+            ThreadStates.current().busy = false;
+        } catch (Throwable ignored) {
+            // no state: nothing was marked
         }
     }
 
@@ -281,6 +362,20 @@ public final class Trace {
                     records.heap(s, TraceBufferFormat.ARRAY_ALLOC, java.lang.reflect.Array.getLength(object), bci, object, null, null);
                     if (deathOn) {
                         ObjectDeaths.register(object);
+                    }
+                }
+                case OP_ALLOC_AT, OP_ALLOC_ARRAY_AT -> {
+                    // The site record names the untraced method; one event per record has no form for it.
+                    if (records == Records.PACKED) {
+                        records.heap(s, TraceBufferFormat.SITE, methodId, bci, null, null, null);
+                        if (op == OP_ALLOC_AT) {
+                            records.object(s, TraceBufferFormat.ALLOC, object, 0, bci);
+                        } else {
+                            records.heap(s, TraceBufferFormat.ARRAY_ALLOC, java.lang.reflect.Array.getLength(object), bci, object, null, null);
+                        }
+                        if (deathOn) {
+                            ObjectDeaths.register(object);
+                        }
                     }
                 }
                 case OP_DEATH -> records.death(s, (Class<?>) object, bci);

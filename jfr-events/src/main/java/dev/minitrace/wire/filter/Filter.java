@@ -81,6 +81,11 @@ public final class Filter {
         return !s.isEmpty();
     }
 
+    /** True when this filter names its classes by a class or package pattern (not {@code ::method} nor an annotation). */
+    public boolean namesClasses() {
+        return classGlob != null;
+    }
+
     /** True when this filter selects whole classes or methods by annotation only. */
     public boolean isAnnotationFilter() {
         return annotationGlob != null;

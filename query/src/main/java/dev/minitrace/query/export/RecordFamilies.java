@@ -39,6 +39,7 @@ final class RecordFamilies {
         FAMILY[MtlogFormat.LOCK_RELEASE] = LOCKS;
         FAMILY[MtlogFormat.OBJECT_ALLOC] = ALLOCATIONS;
         FAMILY[MtlogFormat.ARRAY_LENGTH] = ALLOCATIONS;
+        FAMILY[MtlogFormat.ALLOC_SITE] = ALLOCATIONS;
     }
 
     private final Path dir;

@@ -120,9 +120,10 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
                 l[R_CALL][r] = call;
             }
             case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.FIELD_STORE, MtlogFormat.ARRAY_STORE,
-                    MtlogFormat.ARRAY_LENGTH -> {
-                // a site: the method is the record's own for a throw or handler, else the running one
-                boolean exception = type == MtlogFormat.EXCEPTION_THROW || type == MtlogFormat.EXCEPTION_HANDLED;
+                    MtlogFormat.ARRAY_LENGTH, MtlogFormat.ALLOC_SITE -> {
+                // a site: the method is the record's own for a throw, handler or untraced allocation site, else the running one
+                boolean exception = type == MtlogFormat.EXCEPTION_THROW || type == MtlogFormat.EXCEPTION_HANDLED
+                        || type == MtlogFormat.ALLOC_SITE;
                 l[R_METHOD][r] = exception ? value : model.runningMethod();
                 l[R_CALL][r] = model.runningCall();
                 l[R_CLASS][r] = NULL_LONG;
