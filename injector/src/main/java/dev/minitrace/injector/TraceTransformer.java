@@ -1,6 +1,8 @@
 package dev.minitrace.injector;
 
 import dev.minitrace.injector.asm.ClassTransformer;
+import dev.minitrace.injector.attach.RecordRepair;
+import dev.minitrace.injector.attach.Retransformation;
 import dev.minitrace.injector.filter.MethodSelector;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import java.lang.instrument.ClassFileTransformer;
@@ -21,8 +23,13 @@ public final class TraceTransformer implements ClassFileTransformer {
     private static final String[] NEVER = {
         // The agent itself: its hooks, its event classes and its shaded ASM (not the rest of
         // dev.minitrace, such as the demo, which is an ordinary traced application).
-        "dev/minitrace/injector/", "dev/minitrace/events/", "dev/minitrace/shaded/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "com/sun/", "jdk/proxy",
+        "dev/minitrace/injector/", "dev/minitrace/events/", "dev/minitrace/shaded/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "jdk/proxy",
     };
+    /**
+     * The JDK's own com.sun code ({@link #jdkCode}): third-party code lives there too (JavaMail's
+     * com.sun.mail, JAXB's runtime, JNA) and is traced like any other.
+     */
+    private static final String JDK_COM_SUN = "com/sun/";
 
     private static final ThreadLocal<boolean[]> ACTIVE = new ThreadLocal<boolean[]>() {
         @Override
@@ -130,8 +137,22 @@ public final class TraceTransformer implements ClassFileTransformer {
      */
     public boolean eligible(Class<?> c) {
         ClassLoader loader = c.getClassLoader();
+        String name = c.getName().replace('.', '/');
         return !c.isArray() && !c.isPrimitive() && !c.isHidden()
-                && eligible(loader, c.getName().replace('.', '/'), platformLoader) && seesAgent(loader, agentLoader);
+                && eligible(loader, name, platformLoader) && !jdkCode(name, c.getProtectionDomain()) && seesAgent(loader, agentLoader);
+    }
+
+    /**
+     * Whether a class of {@value #JDK_COM_SUN} comes from the JDK's run-time image: the JDK's own
+     * loaders are excluded already, but the application loader defines some JDK modules too (such
+     * as jdk.compiler's com.sun.tools.javac), and their code source is a {@code jrt:} location.
+     */
+    static boolean jdkCode(String className, ProtectionDomain domain) {
+        if (className == null || !className.startsWith(JDK_COM_SUN) || domain == null) {
+            return false;
+        }
+        java.security.CodeSource source = domain.getCodeSource();
+        return source != null && source.getLocation() != null && "jrt".equals(source.getLocation().getProtocol());
     }
 
     /** Whether classes of this loader and name are eligible at all (before filters). */
@@ -170,30 +191,37 @@ public final class TraceTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if ((classBeingRedefined != null && !retransforming) || !eligible(loader, className, platformLoader)) {
+        if ((classBeingRedefined != null && !retransforming) || !eligible(loader, className, platformLoader)
+                || jdkCode(className, protectionDomain)) {
             return null;
+        }
+        // A record's bytes as JDK 17 reconstitutes them may be malformed (see RecordRepair): then
+        // the mended bytes are what this transformer rewrites, or hands back when it changes nothing.
+        byte[] mended = classBeingRedefined != null && classBeingRedefined.isRecord() ? RecordRepair.repaired(classfileBuffer) : null;
+        if (mended != null) {
+            classfileBuffer = mended;
         }
         if (!rewriting) {
             if (classBeingRedefined != null) {
                 changed.remove(loader, className); // null: the JVM reverts it to its own bytes
             }
-            return null;
+            return mended;
         }
         boolean[] active;
         try {
             active = ACTIVE.get();
         } catch (Throwable t) {
-            return null;
+            return mended;
         }
         if (active[0]) {
-            return null;
+            return mended;
         }
         if (!seesAgent(loader, agentLoader)) {
             report("classes of " + loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader)),
                     "its parent chain does not reach the class loader of the agent, so it cannot see the hooks"
                             + " (the agent reaches every loader from the bootstrap path: with -javaagent when its jar is named"
                             + " minitrace-agent.jar, with mt attach --all-loaders)");
-            return null;
+            return mended;
         }
         active[0] = true;
         try {
@@ -203,7 +231,7 @@ public final class TraceTransformer implements ClassFileTransformer {
                 if (retransforming) {
                     changed.remove(loader, className);
                 }
-                return null;
+                return mended;
             }
             List<String[]> methods = result.methods();
             for (int i = 0; i < methods.size(); i++) {
@@ -225,8 +253,8 @@ public final class TraceTransformer implements ClassFileTransformer {
             if (retransforming) {
                 changed.remove(loader, className);
             }
-            report(className.replace('/', '.'), t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
-            return null;
+            report(className.replace('/', '.'), Retransformation.cause(t));
+            return mended;
         } finally {
             active[0] = false;
         }
