@@ -6,7 +6,9 @@ import java.lang.instrument.Instrumentation;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,10 +21,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Retransformation runs in batches. The JVM takes a batch's classes in order, each completely
  * (linked, handed to the transformers, parsed and verified) before the next, and one class it
  * refuses fails the whole call, which then changes nothing: the class at fault is the last one the
- * transformers were handed or the one after it. So a failed batch is split there — the classes
- * before, those one or two suspects alone, the classes after — and the parts are retried the same
- * way: a class that cannot be retransformed costs its own call and a second pass over the classes
- * before it, not a call per class of its batch. It is named once on stderr, with the JVM's cause,
+ * transformers were handed (the JVM links a class, and parses and verifies its new bytes, after
+ * the transformers had it). So a failed batch is split there — the classes before, the suspect
+ * alone, the classes after — and the parts are retried the same way: a class that cannot be
+ * retransformed costs its own call and a second pass over the classes before it, not a call per
+ * class of its batch. It is named once on stderr, with the JVM's cause,
  * and skipped.
  */
 public final class Instrumenter {
@@ -78,7 +81,7 @@ public final class Instrumenter {
                 todo.add(c);
             }
         }
-        return retransform(todo, "cannot instrument ");
+        return retransform(todo, true, "cannot instrument ");
     }
 
     /**
@@ -100,7 +103,7 @@ public final class Instrumenter {
                 todo.add(c);
             }
         }
-        return retransform(todo, "cannot retransform ");
+        return retransform(todo, true, "cannot retransform ");
     }
 
     /**
@@ -121,7 +124,7 @@ public final class Instrumenter {
                 todo.add(c);
             }
         }
-        Retransformation done = retransform(todo, "cannot restore (its hooks stay, switched off) ");
+        Retransformation done = retransform(todo, false, "cannot restore (its hooks stay, switched off) ");
         synchronized (registration) {
             if (!transformer.active()) {
                 inst.removeTransformer(transformer);
@@ -140,19 +143,52 @@ public final class Instrumenter {
     }
 
     /**
+     * {@code classes} in the order to retransform them: first those that are linked or can be
+     * linked now, then the others, whose linking failed with the error kept in {@code suspects}. A
+     * class loaded but never used is not linked yet, and the JVM links it before retransforming it;
+     * one that cannot be linked (its code needs a class that is missing, common where a library has
+     * optional dependencies) fails its batch. Asking for its constructors links it (reflection does,
+     * without initializing it), as the retransformation would have: the classes that fail are kept
+     * together at the end, where a failure makes the JVM's work on the classes before it be done
+     * again only for them. (Reflection also fails for a class that links but whose constructors
+     * name a missing type: that one is retransformed with them, and traced.)
+     */
+    private static List<Class<?>> linkedFirst(List<Class<?>> classes, Map<Class<?>, String> suspects) {
+        List<Class<?>> ordered = new ArrayList<>(classes.size());
+        List<Class<?>> failing = new ArrayList<>();
+        for (Class<?> c : classes) {
+            try {
+                c.getDeclaredConstructors();
+                ordered.add(c);
+            } catch (LinkageError e) {
+                failing.add(c);
+                suspects.put(c, Retransformation.cause(e));
+            }
+        }
+        ordered.addAll(failing);
+        return ordered;
+    }
+
+    /**
      * Retransforms {@code classes} in batches, counting what happened; a class the JVM refuses is
      * named once on stderr after {@code failing}.
+     *
+     * @param link whether some classes may not be linked yet (not when restoring: a changed class ran)
      */
-    private Retransformation retransform(List<Class<?>> classes, String failing) {
+    private Retransformation retransform(List<Class<?>> classes, boolean link, String failing) {
         Retransformation out = new Retransformation();
         if (!retransform || classes.isEmpty()) {
             return out;
+        }
+        Map<Class<?>, String> suspects = new IdentityHashMap<>();
+        if (link) {
+            classes = linkedFirst(classes, suspects);
         }
         Progress progress = new Progress(Thread.currentThread());
         inst.addTransformer(progress, true);
         try {
             for (int from = 0; from < classes.size(); from += BATCH) {
-                retransform(classes.subList(from, Math.min(classes.size(), from + BATCH)), progress, out, failing);
+                retransform(classes.subList(from, Math.min(classes.size(), from + BATCH)), progress, out, failing, suspects);
             }
         } finally {
             inst.removeTransformer(progress);
@@ -160,7 +196,8 @@ public final class Instrumenter {
         return out;
     }
 
-    private void retransform(List<Class<?>> batch, Progress progress, Retransformation out, String failing) {
+    private void retransform(List<Class<?>> batch, Progress progress, Retransformation out, String failing,
+            Map<Class<?>, String> suspects) {
         boolean[] before = new boolean[batch.size()];
         for (int i = 0; i < before.length; i++) {
             before[i] = transformer.changed(batch.get(i));
@@ -180,7 +217,8 @@ public final class Instrumenter {
             }
             if (batch.size() == 1) {
                 Class<?> c = batch.get(0);
-                String cause = Retransformation.cause(e);
+                String linking = suspects.get(c);
+                String cause = linking == null ? Retransformation.cause(e) : "cannot be linked: " + linking;
                 out.failed(c.getName(), cause);
                 if (reported.add(c.getName())) {
                     System.err.println("minitrace: " + failing + c.getName() + ": " + cause);
@@ -194,18 +232,16 @@ public final class Instrumenter {
                 seen = i;
             }
         }
-        // Suspects: the last class handed over (refused after its transformation) and the next
-        // (refused before it, when it could not be linked); none handed over: the first.
-        int from = Math.max(seen, 0);
-        int to = seen < 0 ? 1 : Math.min(seen + 2, batch.size());
-        if (from > 0) {
-            retransform(batch.subList(0, from), progress, out, failing);
+        // The suspect: the last class handed over (the JVM links a class after the transformers
+        // had it, then parses and verifies the new bytes); none handed over: the first. Were it
+        // innocent, its own call succeeds and the parts around it are retried all the same.
+        int suspect = Math.max(seen, 0);
+        if (suspect > 0) {
+            retransform(batch.subList(0, suspect), progress, out, failing, suspects);
         }
-        for (int i = from; i < to; i++) {
-            retransform(batch.subList(i, i + 1), progress, out, failing);
-        }
-        if (to < batch.size()) {
-            retransform(batch.subList(to, batch.size()), progress, out, failing);
+        retransform(batch.subList(suspect, suspect + 1), progress, out, failing, suspects);
+        if (suspect + 1 < batch.size()) {
+            retransform(batch.subList(suspect + 1, batch.size()), progress, out, failing, suspects);
         }
     }
 
