@@ -260,6 +260,11 @@ public final class TraceTransformer implements ClassFileTransformer {
         }
     }
 
+    /** Whether this transformer has named {@code className} (dotted) on stderr as a class it does not instrument. */
+    public boolean named(String className) {
+        return reported.contains(className);
+    }
+
     private void report(String what, String reason) {
         try {
             if (reported.add(what)) {

@@ -220,7 +220,8 @@ public final class Instrumenter {
                 String linking = suspects.get(c);
                 String cause = linking == null ? Retransformation.cause(e) : "cannot be linked: " + linking;
                 out.failed(c.getName(), cause);
-                if (reported.add(c.getName())) {
+                // Once: the transformer may have named it already (the JVM's bytes of it cannot be read).
+                if (reported.add(c.getName()) && !transformer.named(c.getName())) {
                     System.err.println("minitrace: " + failing + c.getName() + ": " + cause);
                 }
                 return;
