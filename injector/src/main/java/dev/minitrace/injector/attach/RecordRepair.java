@@ -1,5 +1,10 @@
 package dev.minitrace.injector.attach;
 
+import static dev.minitrace.injector.asm.ClassFileLayout.u2;
+import static dev.minitrace.injector.asm.ClassFileLayout.u4;
+
+import dev.minitrace.injector.asm.ClassFileLayout;
+
 /**
  * Mends the class file a JVM hands to a transformer when it retransforms a record whose components
  * carry annotations it does not keep (any {@code CLASS}-retention annotation, such as a
@@ -33,38 +38,22 @@ public final class RecordRepair {
     }
 
     private static byte[] repair(byte[] b) {
-        int cpCount = u2(b, 8);
-        int[] utf8 = new int[cpCount]; // offset of each Utf8 entry's length, 0 for other entries
-        int p = 10;
-        for (int i = 1; i < cpCount; i++) {
-            int tag = b[p] & 0xFF;
-            switch (tag) {
-                case 1 -> {
-                    utf8[i] = p + 1;
-                    p += 3 + u2(b, p + 1);
-                }
-                case 3, 4, 9, 10, 11, 12, 17, 18 -> p += 5;
-                case 5, 6 -> {
-                    p += 9;
-                    i++;
-                }
-                case 7, 8, 16, 19, 20 -> p += 3;
-                case 15 -> p += 4;
-                default -> {
-                    return null;
-                }
+        ClassFileLayout layout = ClassFileLayout.of(b);
+        int p = layout.constantPoolEnd() + 6; // access, this, super
+        p += 2 + 2 * u2(b, p);
+        for (int members = 0; members < 2; members++) { // fields, methods
+            int n = u2(b, p);
+            p += 2;
+            for (int i = 0; i < n; i++) {
+                p = layout.skipMember(p);
             }
         }
-        p += 6; // access, this, super
-        p += 2 + 2 * u2(b, p);
-        p = skipMembers(b, p);
-        p = skipMembers(b, p);
         int attributes = u2(b, p);
         p += 2;
         for (int a = 0; a < attributes; a++) {
             int length = u4(b, p + 2);
-            if (is(b, utf8, u2(b, p), "Record")) {
-                return mend(b, utf8, p + 6, p + 6 + length);
+            if (layout.isUtf8(u2(b, p), "Record")) {
+                return mend(b, layout, p + 6, p + 6 + length);
             }
             p += 6 + length;
         }
@@ -72,7 +61,7 @@ public final class RecordRepair {
     }
 
     /** Repairs the Record attribute whose contents run from {@code start} to {@code end}. */
-    private static byte[] mend(byte[] b, int[] utf8, int start, int end) {
+    private static byte[] mend(byte[] b, ClassFileLayout layout, int start, int end) {
         byte[] out = null;
         int components = u2(b, start);
         int p = start + 2;
@@ -81,7 +70,7 @@ public final class RecordRepair {
             int written = u2(b, countAt);
             p += 6;
             int found = 0;
-            while (found < written && p + 6 <= end && isComponentAttribute(b, utf8, u2(b, p))) {
+            while (found < written && p + 6 <= end && isComponentAttribute(layout, u2(b, p))) {
                 p += 6 + u4(b, p + 2);
                 found++;
             }
@@ -96,43 +85,8 @@ public final class RecordRepair {
         return p == end ? out : null; // anything else is a malformation this repair does not know
     }
 
-    private static boolean isComponentAttribute(byte[] b, int[] utf8, int index) {
-        return is(b, utf8, index, "Signature") || is(b, utf8, index, "RuntimeVisibleAnnotations")
-                || is(b, utf8, index, "RuntimeVisibleTypeAnnotations");
-    }
-
-    private static int skipMembers(byte[] b, int p) {
-        int n = u2(b, p);
-        p += 2;
-        for (int i = 0; i < n; i++) {
-            int attributes = u2(b, p + 6);
-            p += 8;
-            for (int a = 0; a < attributes; a++) {
-                p += 6 + u4(b, p + 2);
-            }
-        }
-        return p;
-    }
-
-    /** Whether constant {@code index} is the Utf8 {@code s} (ASCII). */
-    private static boolean is(byte[] b, int[] utf8, int index, String s) {
-        if (index <= 0 || index >= utf8.length || utf8[index] == 0 || u2(b, utf8[index]) != s.length()) {
-            return false;
-        }
-        int from = utf8[index] + 2;
-        for (int i = 0; i < s.length(); i++) {
-            if (b[from + i] != s.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int u2(byte[] b, int p) {
-        return ((b[p] & 0xFF) << 8) | (b[p + 1] & 0xFF);
-    }
-
-    private static int u4(byte[] b, int p) {
-        return ((b[p] & 0xFF) << 24) | ((b[p + 1] & 0xFF) << 16) | ((b[p + 2] & 0xFF) << 8) | (b[p + 3] & 0xFF);
+    private static boolean isComponentAttribute(ClassFileLayout layout, int index) {
+        return layout.isUtf8(index, "Signature") || layout.isUtf8(index, "RuntimeVisibleAnnotations")
+                || layout.isUtf8(index, "RuntimeVisibleTypeAnnotations");
     }
 }
