@@ -1,6 +1,8 @@
 package dev.minitrace.injector;
 
 import dev.minitrace.injector.asm.ClassTransformer;
+import dev.minitrace.injector.attach.RecordRepair;
+import dev.minitrace.injector.attach.Retransformation;
 import dev.minitrace.injector.filter.MethodSelector;
 import dev.minitrace.injector.runtime.MethodRegistry;
 import dev.minitrace.injector.runtime.Trace;
@@ -30,8 +32,13 @@ public final class TraceTransformer implements ClassFileTransformer {
     private static final String[] NEVER = {
         // The agent itself: its hooks, its event classes and its shaded ASM (not the rest of
         // dev.minitrace, such as the demo, which is an ordinary traced application).
-        "dev/minitrace/injector/", "dev/minitrace/events/", "dev/minitrace/shaded/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "com/sun/", "jdk/proxy",
+        "dev/minitrace/injector/", "dev/minitrace/events/", "dev/minitrace/shaded/", "java/", "jdk/jfr/", "jdk/internal/", "sun/", "jdk/proxy",
     };
+    /**
+     * The JDK's own com.sun code ({@link #jdkCode}): third-party code lives there too (JavaMail's
+     * com.sun.mail, JAXB's runtime, JNA) and is traced like any other.
+     */
+    private static final String JDK_COM_SUN = "com/sun/";
 
     private static final ThreadLocal<boolean[]> ACTIVE = new ThreadLocal<boolean[]>() {
         @Override
@@ -167,7 +174,7 @@ public final class TraceTransformer implements ClassFileTransformer {
         if (isJdk(loader)) {
             return jdkEligible(name) && (options.allocAll() || jdkSelector != null && jdkSelector.mayTraceClass(c.getName()));
         }
-        return eligible(loader, name, platformLoader) && seesAgent(loader, agentLoader);
+        return eligible(loader, name, platformLoader) && !jdkCode(name, c.getProtectionDomain()) && seesAgent(loader, agentLoader);
     }
 
     private boolean isJdk(ClassLoader loader) {
@@ -185,6 +192,19 @@ public final class TraceTransformer implements ClassFileTransformer {
             }
         }
         return JdkClasses.neverReason(className) == null;
+    }
+
+    /**
+     * Whether a class of {@value #JDK_COM_SUN} comes from the JDK's run-time image: the JDK's own
+     * loaders are excluded already, but the application loader defines some JDK modules too (such
+     * as jdk.compiler's com.sun.tools.javac), and their code source is a {@code jrt:} location.
+     */
+    static boolean jdkCode(String className, ProtectionDomain domain) {
+        if (className == null || !className.startsWith(JDK_COM_SUN) || domain == null) {
+            return false;
+        }
+        java.security.CodeSource source = domain.getCodeSource();
+        return source != null && source.getLocation() != null && "jrt".equals(source.getLocation().getProtocol());
     }
 
     /** Whether classes of this loader and name are eligible at all (before filters). */
@@ -237,30 +257,36 @@ public final class TraceTransformer implements ClassFileTransformer {
                 return null;
             }
             rewriter = jdkTransformer;
-        } else if (!eligible(loader, className, platformLoader)) {
+        } else if (!eligible(loader, className, platformLoader) || jdkCode(className, protectionDomain)) {
             return null;
+        }
+        // A record's bytes as JDK 17 reconstitutes them may be malformed (see RecordRepair): then
+        // the mended bytes are what this transformer rewrites, or hands back when it changes nothing.
+        byte[] mended = classBeingRedefined != null && classBeingRedefined.isRecord() ? RecordRepair.repaired(classfileBuffer) : null;
+        if (mended != null) {
+            classfileBuffer = mended;
         }
         if (!rewriting) {
             if (classBeingRedefined != null) {
                 changed.remove(loader, className); // null: the JVM reverts it to its own bytes
             }
-            return null;
+            return mended;
         }
         boolean[] active;
         try {
             active = ACTIVE.get();
         } catch (Throwable t) {
-            return null;
+            return mended;
         }
         if (active[0]) {
-            return null;
+            return mended;
         }
         if (!seesAgent(loader, agentLoader)) {
             report("classes of " + loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader)),
                     "its parent chain does not reach the class loader of the agent, so it cannot see the hooks"
                             + " (the agent reaches every loader from the bootstrap path: with -javaagent when its jar is named"
                             + " minitrace-agent.jar, with mt attach --all-loaders)");
-            return null;
+            return mended;
         }
         active[0] = true;
         // The rewriter's own JDK calls (ASM's lists and maps) must record nothing once JDK classes carry hooks.
@@ -272,7 +298,7 @@ public final class TraceTransformer implements ClassFileTransformer {
                 if (retransforming) {
                     changed.remove(loader, className);
                 }
-                return null;
+                return mended;
             }
             List<String[]> methods = result.methods();
             for (int i = 0; i < methods.size(); i++) {
@@ -294,14 +320,19 @@ public final class TraceTransformer implements ClassFileTransformer {
             if (retransforming) {
                 changed.remove(loader, className);
             }
-            report(className.replace('/', '.'), t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage()));
-            return null;
+            report(className.replace('/', '.'), Retransformation.cause(t));
+            return mended;
         } finally {
             if (entered) {
                 Trace.leaveAgent();
             }
             active[0] = false;
         }
+    }
+
+    /** Whether this transformer has named {@code className} (dotted) on stderr as a class it does not instrument. */
+    public boolean named(String className) {
+        return reported.contains(className);
     }
 
     private void report(String what, String reason) {

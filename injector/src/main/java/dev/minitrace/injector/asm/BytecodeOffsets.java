@@ -133,7 +133,7 @@ public final class BytecodeOffsets {
     /** A minimal class file walker: constant pool, fields, methods and their Code attributes. */
     private static final class Decoder {
         private final byte[] b;
-        private int[] utf8Offsets;
+        private ClassFileLayout layout;
         final Map<String, Integer> maxLocals = new HashMap<>();
 
         Decoder(byte[] b) {
@@ -149,7 +149,7 @@ public final class BytecodeOffsets {
         }
 
         private String utf8(int index) {
-            int off = utf8Offsets[index];
+            int off = layout.utf8(index);
             int len = u2(off);
             return modifiedUtf8(off + 2, len);
         }
@@ -173,35 +173,14 @@ public final class BytecodeOffsets {
         }
 
         Map<String, int[]> run() {
-            if (u4(0) != 0xCAFEBABE) {
-                throw new IllegalArgumentException("not a class file (bad magic)");
-            }
-            int count = u2(8);
-            utf8Offsets = new int[count];
-            int p = 10;
-            for (int i = 1; i < count; i++) {
-                int tag = b[p] & 0xff;
-                switch (tag) {
-                    case 1 -> {
-                        utf8Offsets[i] = p + 1;
-                        p += 3 + u2(p + 1);
-                    }
-                    case 3, 4, 9, 10, 11, 12, 17, 18 -> p += 5;
-                    case 5, 6 -> {
-                        p += 9;
-                        i++;
-                    }
-                    case 7, 8, 16, 19, 20 -> p += 3;
-                    case 15 -> p += 4;
-                    default -> throw new IllegalArgumentException("unknown constant pool tag " + tag + " at offset " + p);
-                }
-            }
+            layout = ClassFileLayout.of(b);
+            int p = layout.constantPoolEnd();
             p += 6; // access, this, super
             p += 2 + 2 * u2(p); // interfaces
             int fields = u2(p);
             p += 2;
             for (int i = 0; i < fields; i++) {
-                p = skipMember(p);
+                p = layout.skipMember(p);
             }
             int methods = u2(p);
             p += 2;
@@ -222,15 +201,6 @@ public final class BytecodeOffsets {
                 p = a;
             }
             return result;
-        }
-
-        private int skipMember(int p) {
-            int attributes = u2(p + 6);
-            int a = p + 8;
-            for (int j = 0; j < attributes; j++) {
-                a += 6 + u4(a + 2);
-            }
-            return a;
         }
     }
 }

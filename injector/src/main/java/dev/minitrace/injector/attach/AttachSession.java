@@ -28,7 +28,8 @@ import jdk.jfr.RecordingState;
  * the loaded classes it instruments, and the JFR recording named {@value #RECORDING}. The session
  * ends when {@code mt stop} asks, when the recording's duration passes, or when someone stops the
  * recording: the recording is written to its file, then every changed class gets its original
- * bytecode back and the agent's JFR hooks are removed.
+ * bytecode back (a class the JVM refuses keeps hooks that record nothing, and is named) and the
+ * agent's JFR hooks are removed.
  *
  * <p>The agent's classes stay loaded by the system class loader after a session ends, so a later
  * attach of the same jar finds this class's static state: at most one session at a time, and a
@@ -118,10 +119,11 @@ public final class AttachSession implements FlightRecorderListener {
         Capture.requested(!options.captures().isEmpty());
         Enablement.install();
         instrumenter.install();
-        int classes;
+        Retransformation classes;
         try {
             classes = instrumenter.instrumentLoaded();
         } catch (Throwable t) {
+            transformer.setActive(false);
             instrumenter.restore();
             recording.close();
             throw t;
@@ -133,8 +135,7 @@ public final class AttachSession implements FlightRecorderListener {
         recording.start();
         current = session;
         System.setProperty(AttachRequest.STATE_PROPERTY, AttachRequest.STATE_ATTACHED);
-        return "tracing: retransformed " + classes + " loaded classes (" + transformer.changedCount() + " instrumented) in "
-                + millis(t1 - t0) + " ms; recording '"
+        return "tracing: " + classes.instrumented() + " in " + millis(t1 - t0) + " ms; recording '"
                 + RECORDING + "' will be written to " + out;
     }
 
@@ -188,10 +189,11 @@ public final class AttachSession implements FlightRecorderListener {
             result.append("could not write the recording: ").append(t);
         }
         long t0 = System.nanoTime();
-        int restored = 0;
+        String restored = "restored no class";
         try {
             Filters.release(instrumenter);
-            restored = instrumenter.restore();
+            instrumenter.transformer().setActive(false); // classes loaded from now on keep their own bytes
+            restored = instrumenter.restore().restored();
         } catch (Throwable t) {
             result.append("; could not restore every class: ").append(t);
         }
@@ -202,8 +204,7 @@ public final class AttachSession implements FlightRecorderListener {
         } catch (Throwable ignored) {
             // JFR may be shutting down
         }
-        result.append("; restored the original bytecode of ").append(restored).append(" classes in ")
-                .append(millis(t1 - t0)).append(" ms");
+        result.append("; ").append(restored).append(" in ").append(millis(t1 - t0)).append(" ms");
         outcome = result.toString();
         synchronized (AttachSession.class) {
             if (current == this) {

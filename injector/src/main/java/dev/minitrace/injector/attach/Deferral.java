@@ -95,12 +95,12 @@ public final class Deferral {
                 }
             }
             long t0 = System.nanoTime();
-            int n = activate ? instrumenter.instrumentLoaded() : instrumenter.restore();
+            Retransformation r = activate ? instrumenter.instrumentLoaded() : instrumenter.restore();
             double ms = (System.nanoTime() - t0) / 1e6;
-            String what = (activate ? "instrumented " : "reverted ") + n + " loaded classes in "
-                    + String.format(java.util.Locale.ROOT, "%.1f", ms) + " ms";
+            String took = " in " + String.format(java.util.Locale.ROOT, "%.1f", ms) + " ms";
+            String what = activate ? "instrumented: " + r.instrumented() + took : "reverted: " + r.restored() + took;
             System.setProperty(LAST_PROPERTY, what);
-            if (verbose && n > 0) {
+            if (verbose && r.hooked() + r.plain() + r.failed().size() > 0) {
                 System.err.println("minitrace: " + what);
             }
         } catch (InterruptedException e) {
