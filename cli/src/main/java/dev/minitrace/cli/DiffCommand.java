@@ -1,6 +1,5 @@
 package dev.minitrace.cli;
 
-import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.views.diff.CountedTrace;
 import dev.minitrace.views.diff.DiffBy;
@@ -19,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.BiPredicate;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -98,12 +98,11 @@ public final class DiffCommand implements Callable<Integer> {
             description = "Where records that wait go while a recording is read (default: the system's temporary folder).")
     Path tempDir;
 
-    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "512m",
-            description = "Memory the whole command may use (default 512m): bin/mt sizes the JVM to it.")
-    String memory;
+    @Mixin
+    MemoryOption memory;
 
-    @Option(names = "--engine", hidden = true, defaultValue = Engines.DEFAULT, description = "The JFR reading engine.")
-    String engine;
+    @Mixin
+    EngineOption engine;
 
     @Override
     public Integer call() {
@@ -128,16 +127,16 @@ public final class DiffCommand implements Callable<Integer> {
         if (depth < 1) {
             throw new CliException("--depth " + depth + ": expected at least 1", ExitCodes.USAGE);
         }
-        long memoryBytes = MemorySize.parse(memory);
+        long memoryBytes = memory.bytes();
         ConversionRun.checkTempDir(tempDir);
-        RecordingSource source = ConversionRun.engine(engine);
+        RecordingSource source = engine.source();
         Set<String> selected = threads == null ? null : new HashSet<>(threads);
         int pathDepth = rowKind == DiffBy.PATH ? depth : 0;
         boolean lost = false;
         TraceCounts[] counts = new TraceCounts[2];
         Path[] inputs = {base, next};
         for (int i = 0; i < 2; i++) {
-            CountedTrace c = TraceCounting.count("diff", inputs[i], selected, pathDepth, source, memoryBytes, tempDir, memory, err);
+            CountedTrace c = TraceCounting.count("diff", inputs[i], selected, pathDepth, source, memoryBytes, tempDir, memory.toString(), err);
             for (String w : c.warnings()) {
                 err.println("diff: warning: " + inputs[i] + ": " + w);
             }

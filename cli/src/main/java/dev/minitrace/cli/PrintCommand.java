@@ -7,7 +7,6 @@ import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.Converter;
 import dev.minitrace.converter.InputKind;
-import dev.minitrace.converter.jfr.Engines;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogFormat;

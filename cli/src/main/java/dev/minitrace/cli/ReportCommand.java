@@ -99,11 +99,11 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** The differential section's data: BASE and IN counted as mt diff counts them (IN read once more for it). */
     private String diff(RecordingSource source, PrintWriter err) {
-        long memoryBytes = MemorySize.parse(memory);
+        long memoryBytes = memory.bytes();
         CountedTrace[] sides = new CountedTrace[2];
         Path[] inputs = {baseline, in};
         for (int i = 0; i < 2; i++) {
-            sides[i] = TraceCounting.count("report", inputs[i], null, DIFF_DEPTH, source, memoryBytes, tempDir, memory, err);
+            sides[i] = TraceCounting.count("report", inputs[i], null, DIFF_DEPTH, source, memoryBytes, tempDir, memory.toString(), err);
             for (String w : sides[i].warnings()) {
                 if (i == 0) {
                     err.println("report: warning: " + inputs[i] + ": " + w); // IN's own warnings come with its report

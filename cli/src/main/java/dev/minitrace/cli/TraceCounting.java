@@ -1,9 +1,9 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.converter.InputKind;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.query.ExportReplay;
 import dev.minitrace.query.TraceTables;
-import dev.minitrace.views.InputKind;
 import dev.minitrace.views.diff.CountedTrace;
 import dev.minitrace.views.diff.TraceCounts;
 import java.io.IOException;
