@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minitrace.converter.ConvertOptions;
+import dev.minitrace.converter.ScaleWorkload;
 import dev.minitrace.query.export.TraceExporter;
-import dev.minitrace.spark.fleet.FleetWorkload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fleet job over {@value #HOSTS} hosts' exports of {@value #JVMS} real JVMs each: 50
- * recordings. Each JVM is a child process running {@link FleetWorkload} under the real agent and
- * MiniTrace's recording profile, with its own thread and round counts. Every host folder holds
+ * recordings. Each JVM is a child process running the converter's {@link ScaleWorkload} under the
+ * real agent and MiniTrace's recording profile, with its own thread and iteration counts. Every host folder holds
  * an export of every recording, made by the exporter with that host's name: the {@code recording}
  * table's host is the one the exporter is given (JFR records none) and its pid the one JFR
  * recorded, so the 50 rows have 50 ids, {@value #HOSTS} hosts and {@value #JVMS} pids, each
@@ -50,7 +50,7 @@ class FleetAtScaleTest {
     static Connection duck;
     /** The child JVMs' pids. */
     static final Set<Long> pids = new TreeSet<>();
-    /** Calls of FleetWorkload.step over the whole fleet: every host holds every JVM's recording. */
+    /** Calls of ScaleWorkload.step over the whole fleet: every host holds every JVM's recording. */
     static long steps;
 
     @BeforeAll
@@ -61,7 +61,7 @@ class FleetAtScaleTest {
             List<Future<Long>> children = new ArrayList<>();
             for (int j = 0; j < JVMS; j++) {
                 int threads = 1 + j % 3;
-                int rounds = 20 + 7 * j;
+                int rounds = 20 + 7 * j; // iterations of each thread
                 Path jfr = dir.resolve("jvm" + j + ".jfr");
                 recordings.add(jfr);
                 steps += (long) HOSTS * threads * rounds;
@@ -98,12 +98,12 @@ class FleetAtScaleTest {
 
     /** Runs the workload in a child JVM under the agent; returns the child's pid. */
     private static long trace(Path jfr, int threads, int rounds) throws IOException, InterruptedException {
-        String classes = Paths.get(FleetWorkload.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
+        String classes = Paths.get(ScaleWorkload.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
         List<String> cmd = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-javaagent:" + AGENT.toAbsolutePath() + "=include=" + FleetWorkload.class.getPackageName() + ".*",
+                "-javaagent:" + AGENT.toAbsolutePath() + "=include=" + ScaleWorkload.class.getName(),
                 "-XX:StartFlightRecording:filename=" + jfr + ",settings=" + PROFILE.toAbsolutePath() + ",dumponexit=true,maxsize=0",
-                "-cp", classes, FleetWorkload.class.getName(), Integer.toString(threads), Integer.toString(rounds));
+                "-cp", classes, ScaleWorkload.class.getName(), Integer.toString(threads), Integer.toString(rounds));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "child JVM finished");
@@ -114,12 +114,7 @@ class FleetAtScaleTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (spark != null) {
-            spark.stop();
-        }
-        if (duck != null) {
-            duck.close();
-        }
+        FleetEngines.close(spark, duck);
     }
 
     private static List<String> answer(FleetQuestion q) throws Exception {
@@ -143,18 +138,18 @@ class FleetAtScaleTest {
     @Test
     void methodsAcrossTheFleet() throws Exception {
         List<String> rows = answer(FleetQuestion.METHODS);
-        String step = FleetWorkload.class.getName() + "|step|50|" + steps + "|";
+        String step = ScaleWorkload.class.getName() + "|step|50|" + steps + "|";
         assertTrue(rows.stream().anyMatch(r -> r.startsWith(step)), step + " in " + rows);
     }
 
     @Test
     void slowestCallsNameTheirJvm() throws Exception {
         List<String> rows = answer(FleetQuestion.SLOWEST_CALLS);
-        List<String> steps = rows.stream().filter(r -> r.startsWith(FleetWorkload.class.getName() + "|step|")).toList();
+        List<String> steps = rows.stream().filter(r -> r.startsWith(ScaleWorkload.class.getName() + "|step|")).toList();
         assertEquals(3, steps.size(), rows::toString);
         for (String r : steps) {
             String[] f = r.split("\\|");
-            assertTrue(f[4].matches("node-[0-4]") && pids.contains(Long.parseLong(f[5])) && f[7].startsWith("fleet-worker-"), r);
+            assertTrue(f[4].matches("node-[0-4]") && pids.contains(Long.parseLong(f[5])) && f[7].startsWith("scale-"), r);
         }
     }
 
@@ -166,7 +161,7 @@ class FleetAtScaleTest {
     @Test
     void allocationsAcrossTheFleet() throws Exception {
         List<String> rows = answer(FleetQuestion.ALLOCATIONS);
-        List<String> ints = rows.stream().filter(r -> r.startsWith(FleetWorkload.class.getName() + "|step|") && r.contains("|[I|"))
+        List<String> ints = rows.stream().filter(r -> r.startsWith(ScaleWorkload.class.getName() + "|step|") && r.contains("|[I|"))
                 .toList();
         assertEquals(1, ints.size(), rows::toString);
         assertTrue(ints.get(0).endsWith("|[I|50|" + steps), ints::toString);

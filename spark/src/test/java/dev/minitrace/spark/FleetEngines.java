@@ -45,6 +45,16 @@ final class FleetEngines {
         return duck;
     }
 
+    /** Stops the session and closes the database, either of which may be null (set-up failed). */
+    static void close(SparkSession spark, Connection duck) throws Exception {
+        if (spark != null) {
+            spark.stop();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
     /** Spark's answer, as the job computes it. */
     static List<String> rows(Dataset<Row> answer) {
         List<String> rows = new ArrayList<>();

@@ -52,12 +52,7 @@ class FleetJobTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (spark != null) {
-            spark.stop();
-        }
-        if (duck != null) {
-            duck.close();
-        }
+        FleetEngines.close(spark, duck);
     }
 
     private static List<String> inSpark(FleetQuestion q) {
