@@ -147,6 +147,11 @@ public final class Agent {
                 throw new IllegalStateException("minitrace agent jar is incomplete: " + c.getName(), e);
             }
         }
+        // JDK classes the rewriter needs (asm/MonitorAdapter's identity sets) that the JVM may not
+        // have loaded yet: when JDK classes are rewritten, their first load would reach the
+        // transformer while it needs them itself (ClassCircularityError, the rewrite of every class
+        // after it failing too), as the retransformation of the loaded classes did.
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<Object, Boolean>()).add(Agent.class);
     }
 
     private static void start(AgentOptions options, Instrumentation inst) {
