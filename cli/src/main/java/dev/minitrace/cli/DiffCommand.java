@@ -34,8 +34,8 @@ import picocli.CommandLine.Spec;
                 + " and throws, per method (matched by class, name and descriptor), call path, allocation site, monitor class"
                 + " or thrown exception. Rows with no difference are left out unless --all.",
             "",
-            "BASE and NEW are each a JFR recording (or a JFR repository folder), an .mtlog, or a folder of tables",
-            "exported by mt export --format parquet (one recording).",
+            "BASE and NEW are each a JFR recording (or a JFR repository folder), an .mtlog,",
+            "or a folder of tables exported by mt export --format parquet (one recording).",
             "",
             "Examples:",
             "  mt diff before.jfr after.jfr",
@@ -69,7 +69,7 @@ public final class DiffCommand implements Callable<Integer> {
             description = "--by path: call paths of at most N methods from a thread's outermost traced call (default 8).")
     int depth;
 
-    @Option(names = "--threads", paramLabel = "NAME|ID", split = ",",
+    @Option(names = "--threads", paramLabel = "THREAD,...", split = ",", hideParamSyntax = true,
             description = "Only these threads: names, JFR thread ids or Java thread ids, comma-separated.")
     List<String> threads;
 
