@@ -117,6 +117,36 @@ class AttachIT {
     }
 
     /**
+     * Classes that loaded but cannot be linked, where reflection finds it out before the JVM does
+     * (an interface, which has no constructors to ask for, and a class), and one whose reflection
+     * fails but which links: the JVM refuses the first two (JDK 25 before handing any class of
+     * the call to the transformers, JDK 17 after); each is named once with the missing class,
+     * the third is rewritten, and the stop restores what was rewritten.
+     */
+    @Test
+    void classesThatCannotBeLinkedAreNamedOnceWithTheMissingClass(@TempDir Path dir) throws Exception {
+        Path extra = Files.createDirectories(dir.resolve("extra"));
+        Files.createDirectories(extra.resolve("gen"));
+        Files.write(extra.resolve("gen/Unlinkable.class"), unlinkable());
+        Files.write(extra.resolve("gen/UnlinkableFace.class"), unlinkableInterface());
+        Files.write(extra.resolve("gen/Loose.class"), loose());
+        try (TargetProcess target = TargetProcess.start(dir, java.util.List.of(), extra,
+                java.util.List.of("gen.UnlinkableFace", "gen.Loose", "gen.Unlinkable"))) {
+            Path out = dir.resolve("out.jfr");
+            String reply = target.attach("include=gen.*;fixture.attach.Early", out);
+            assertTrue(reply.startsWith("ok tracing: rewrote 2 loaded classes (0 left unchanged, 2 failed: 2 cannot be linked, "), reply);
+            reply = target.stop();
+            assertTrue(reply.contains("restored the original bytecode of 2 classes in"), reply);
+            assertFalse(reply.contains("could not be restored"), reply);
+            assertTrue(entries(out).getOrDefault("Early.work", 0) > 0, "the other class is traced");
+            java.util.List<String> lines = target.finish().lines().sorted().toList();
+            assertEquals(java.util.List.of(
+                    "minitrace: cannot instrument gen.Unlinkable: cannot be linked: NoClassDefFoundError: gen/Base",
+                    "minitrace: cannot instrument gen.UnlinkableFace: cannot be linked: NoClassDefFoundError: gen/Base"), lines);
+        }
+    }
+
+    /**
      * Issue 40: a record whose component carries a class-retention type annotation (JDK 17 hands
      * the agent a malformed class file for it when it is retransformed, and refuses those bytes
      * itself) and a class the JVM refuses, both loaded before the attach. The record is traced from
@@ -192,22 +222,50 @@ class AttachIT {
 
     /** {@code gen.Unlinkable}: {@code static Object make() { return new gen.Missing(); }}, where gen.Missing does not exist. */
     private static byte[] unlinkable() {
+        return unlinkable("gen/Unlinkable", org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_SUPER,
+                org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_STATIC);
+    }
+
+    private static byte[] unlinkable(String name, int access, int makeAccess) {
         org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(org.objectweb.asm.ClassWriter.COMPUTE_FRAMES) {
             @Override
             protected String getCommonSuperClass(String a, String b) {
                 return "java/lang/Object";
             }
         };
-        cw.visit(org.objectweb.asm.Opcodes.V17, org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_SUPER,
-                "gen/Unlinkable", null, "java/lang/Object", null);
-        org.objectweb.asm.MethodVisitor mv = cw.visitMethod(org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_STATIC,
-                "make", "()Lgen/Base;", null, null);
+        cw.visit(org.objectweb.asm.Opcodes.V17, access, name, null, "java/lang/Object", null);
+        org.objectweb.asm.MethodVisitor mv = cw.visitMethod(makeAccess, "make", "()Lgen/Base;", null, null);
         mv.visitCode();
         mv.visitTypeInsn(org.objectweb.asm.Opcodes.NEW, "gen/Missing");
         mv.visitInsn(org.objectweb.asm.Opcodes.DUP);
         mv.visitMethodInsn(org.objectweb.asm.Opcodes.INVOKESPECIAL, "gen/Missing", "<init>", "()V", false);
         // Returning a gen.Missing as a gen.Base makes the verifier load both to check the assignment.
         mv.visitInsn(org.objectweb.asm.Opcodes.ARETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    /** {@code gen.UnlinkableFace}: an interface whose default method returns a gen.Missing as a gen.Base (neither exists). */
+    private static byte[] unlinkableInterface() {
+        return unlinkable("gen/UnlinkableFace", org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_INTERFACE
+                | org.objectweb.asm.Opcodes.ACC_ABSTRACT, org.objectweb.asm.Opcodes.ACC_PUBLIC);
+    }
+
+    /**
+     * {@code gen.Loose}: {@code public Loose(gen.Missing m) {}} — it links (its code needs nothing
+     * missing), but reflection on its constructors fails.
+     */
+    private static byte[] loose() {
+        org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(org.objectweb.asm.ClassWriter.COMPUTE_FRAMES);
+        cw.visit(org.objectweb.asm.Opcodes.V17, org.objectweb.asm.Opcodes.ACC_PUBLIC | org.objectweb.asm.Opcodes.ACC_SUPER,
+                "gen/Loose", null, "java/lang/Object", null);
+        org.objectweb.asm.MethodVisitor mv = cw.visitMethod(org.objectweb.asm.Opcodes.ACC_PUBLIC, "<init>", "(Lgen/Missing;)V", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(org.objectweb.asm.Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(org.objectweb.asm.Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        mv.visitInsn(org.objectweb.asm.Opcodes.RETURN);
         mv.visitMaxs(0, 0);
         mv.visitEnd();
         cw.visitEnd();
