@@ -64,8 +64,10 @@ final class BufferedRecords {
         int[] p = {0};
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
-            assertTrue(h < 128 && (h & 0x60) == 0, "header char " + h);
+            assertTrue(h < 128 && (h & 0x40) == 0, "header char " + h);
+            boolean leaf = (h & 0x20) != 0; // an exit's entry just before it, in the same record
             int kind = h & 3;
+            assertTrue(!leaf || (h & 0x18) == 0, "leaf bit on a record that is no method record");
             if ((h & 0x10) != 0) { // a heap record: only kind 5, an array allocation, in these workloads
                 assertEquals(5, kind | (h & 8) >> 1, "heap record kind");
                 long length = varint(s, p);
@@ -117,6 +119,11 @@ final class BufferedRecords {
             Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
             String name = names.get(methodId);
             String token = (kind == 0 ? "+" : kind == 1 ? "-" : "-!") + name;
+            if (leaf) {
+                assertTrue(kind == 1 || kind == 2, "a leaf record of kind " + kind);
+                into.add(new Item(sequence++, "+" + name, methodId, 0, time, stamped, null));
+                count++;
+            }
             into.add(new Item(sequence++, token, methodId, bci, time, stamped, null));
             count++;
         }

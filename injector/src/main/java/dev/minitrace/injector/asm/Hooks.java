@@ -43,6 +43,19 @@ final class Hooks {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "exitByException", "(I)V", false);
     }
 
+    /** {@code Trace.leaf(id, bci)}: a leaf's entry and its exit by the return at {@code bci}. */
+    static void leaf(MethodVisitor mv, int methodId, int bci) {
+        push(mv, methodId);
+        push(mv, bci);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "leaf", "(II)V", false);
+    }
+
+    /** {@code Trace.leafByException(id)}: a leaf's entry and its exit by an exception. */
+    static void leafByException(MethodVisitor mv, int methodId) {
+        push(mv, methodId);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "leafByException", "(I)V", false);
+    }
+
     /** {@code Trace.lockHash(<object on the stack>)}: replaces the reference with an int. */
     static void lockHash(MethodVisitor mv) {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "lockHash", "(Ljava/lang/Object;)I", false);
