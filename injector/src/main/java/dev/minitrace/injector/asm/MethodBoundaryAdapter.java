@@ -90,11 +90,7 @@ final class MethodBoundaryAdapter extends MethodVisitor {
     @Override
     public void visitInsn(int opcode) {
         if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
-            if (leaf) {
-                Hooks.leaf(mv, methodId, position.bci);
-            } else {
-                Hooks.exit(mv, methodId, position.bci);
-            }
+            Hooks.exit(mv, leaf, methodId, position.bci);
         }
         super.visitInsn(opcode);
     }
@@ -155,11 +151,7 @@ final class MethodBoundaryAdapter extends MethodVisitor {
             Object[] locals = uninitializedThis ? new Object[] {Opcodes.UNINITIALIZED_THIS} : new Object[0];
             super.visitFrame(Opcodes.F_FULL, locals.length, locals, 1, new Object[] {"java/lang/Throwable"});
         }
-        if (leaf) {
-            Hooks.leafByException(mv, methodId);
-        } else {
-            Hooks.exitByException(mv, methodId);
-        }
+        Hooks.exitByException(mv, leaf, methodId);
         super.visitInsn(Opcodes.ATHROW);
     }
 }
