@@ -20,7 +20,7 @@ import jdk.jfr.consumer.RecordedThread;
  */
 final class BufferedRecords {
     /** One entry of a thread's trace: a decoded method record or a lock/alloc event. */
-    record Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event) {
+    record Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event, boolean leaf) {
     }
 
     private BufferedRecords() {
@@ -44,7 +44,7 @@ final class BufferedRecords {
                 decode(e, names, classes, out.computeIfAbsent(thread, k -> new ArrayList<>()));
             } else if (type.startsWith("minitrace.") && e.hasField("sequence")) {
                 out.computeIfAbsent(e.getThread().getJavaName(), k -> new ArrayList<>())
-                        .add(new Item(e.getLong("sequence"), Recordings.token(e, names), -1, -1, e.getStartTime(), true, e));
+                        .add(new Item(e.getLong("sequence"), Recordings.token(e, names), -1, -1, e.getStartTime(), true, e, false));
             }
         }
         for (List<Item> list : out.values()) {
@@ -64,9 +64,25 @@ final class BufferedRecords {
         int[] p = {0};
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
-            assertTrue(h < 128 && (h & 0x60) == 0, "header char " + h);
+            assertTrue(h < 128 && (h & 0x40) == 0, "header char " + h);
+            boolean leaf = (h & 0x20) != 0; // an exit's entry just before it, in the same record
             int kind = h & 3;
-            if ((h & 0x10) != 0) { // a heap record: only kind 5, an array allocation, in these workloads
+            assertTrue(!leaf || (h & 0x18) == 0, "leaf bit on a record that is no method record");
+            if ((h & 0x10) != 0 && (kind | (h & 8) >> 1) == 6) { // a heap record of kind 6: the site of the allocation that follows
+                int methodId = (int) varint(s, p);
+                int bci = (int) varint(s, p);
+                assertEquals(0, varint(s, p), "a site record's object is null");
+                assertEquals(0, varint(s, p), "a site record's object is null");
+                boolean stamped = (h & 4) != 0;
+                if (stamped) {
+                    ticks += varint(s, p);
+                }
+                Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
+                into.add(new Item(sequence++, "site " + names.get(methodId), methodId, bci, time, stamped, null, false));
+                count++;
+                continue;
+            }
+            if ((h & 0x10) != 0) { // a heap record: else only kind 5, an array allocation, in these workloads
                 assertEquals(5, kind | (h & 8) >> 1, "heap record kind");
                 long length = varint(s, p);
                 int bci = (int) varint(s, p);
@@ -79,8 +95,8 @@ final class BufferedRecords {
                 String cls = classes.get(classId);
                 assertTrue(cls != null, "class id " + classId + " has no minitrace.ClassDefinition");
                 Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
-                into.add(new Item(sequence++, "new " + javaName(cls), classId, bci, time, stamped, null));
-                into.add(new Item(sequence++, "len " + length, -1, -1, time, stamped, null));
+                into.add(new Item(sequence++, "new " + javaName(cls), classId, bci, time, stamped, null, false));
+                into.add(new Item(sequence++, "len " + length, -1, -1, time, stamped, null, false));
                 count += 2;
                 continue;
             }
@@ -98,7 +114,7 @@ final class BufferedRecords {
                 assertTrue(cls != null, "class id " + classId + " has no minitrace.ClassDefinition");
                 String token = (kind == 0 ? "acq " : kind == 1 ? "rel " : "new ") + javaName(cls);
                 Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
-                into.add(new Item(sequence++, token, classId, bci, time, stamped, null));
+                into.add(new Item(sequence++, token, classId, bci, time, stamped, null, false));
                 count++;
                 continue;
             }
@@ -117,7 +133,12 @@ final class BufferedRecords {
             Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
             String name = names.get(methodId);
             String token = (kind == 0 ? "+" : kind == 1 ? "-" : "-!") + name;
-            into.add(new Item(sequence++, token, methodId, bci, time, stamped, null));
+            if (leaf) {
+                assertTrue(kind == 1 || kind == 2, "a leaf record of kind " + kind);
+                into.add(new Item(sequence++, "+" + name, methodId, 0, time, stamped, null, true));
+                count++;
+            }
+            into.add(new Item(sequence++, token, methodId, bci, time, stamped, null, leaf));
             count++;
         }
         assertEquals(e.getInt("recordCount"), count, "recordCount of a MethodBuffer event");

@@ -19,11 +19,17 @@ public final class TraceBufferFormat {
     public static final int OBJECT = 8;
     /**
      * Header bit 4: a heap record (exception, reference store). Its kind is bits 0-1 plus bit 3 as
-     * bit 2 ({@link #heapKind}); bits 5-6 stay reserved.
+     * bit 2 ({@link #heapKind}).
      */
     public static final int HEAP = 0x10;
-    /** Bits 5-6 are reserved: a header char at or above this is corrupt. */
-    public static final int HEADER_LIMIT = 0x20;
+    /**
+     * Header bit 5, only in a method record of kind {@link #EXIT} or {@link #EXIT_BY_EXCEPTION}: a
+     * leaf call, the method's entry immediately followed by that exit, as one record. It takes two
+     * sequence numbers and decodes to the entry (bytecode index 0), then the exit, at the same time.
+     */
+    public static final int LEAF = 0x20;
+    /** Bit 6 is reserved: a header char at or above this is corrupt. */
+    public static final int HEADER_LIMIT = 0x40;
 
     /** Method record kind: method entry; then the method id. */
     public static final int ENTRY = 0;
@@ -112,6 +118,12 @@ public final class TraceBufferFormat {
     public static final int MAX_RECORD_CHARS = 1 + 8 * MAX_INT_CHARS + MAX_LONG_CHARS;
 
     private TraceBufferFormat() {
+    }
+
+    /** Whether {@link #LEAF} is set where it has no meaning (not a method record of an exit kind): corrupt. */
+    public static boolean misplacedLeaf(int h) {
+        int kind = h & KIND_MASK;
+        return (h & LEAF) != 0 && ((h & (OBJECT | HEAP)) != 0 || kind == ENTRY || kind == SKIP);
     }
 
     /** The objects a heap record of {@code kind} carries: three for a store, else one. */

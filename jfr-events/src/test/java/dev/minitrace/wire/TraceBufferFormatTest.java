@@ -1,6 +1,7 @@
 package dev.minitrace.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -39,12 +40,13 @@ class TraceBufferFormatTest {
 
     @Test
     void headerBitsAsDocumented() {
-        // docs/trace-buffer.md: bits 0-1 kind, bit 2 stamped, bit 3 object, bit 4 heap, bits 5-6 reserved
+        // docs/trace-buffer.md: bits 0-1 kind, bit 2 stamped, bit 3 object, bit 4 heap, bit 5 leaf, bit 6 reserved
         assertEquals(0b11, TraceBufferFormat.KIND_MASK);
         assertEquals(1 << 2, TraceBufferFormat.STAMPED);
         assertEquals(1 << 3, TraceBufferFormat.OBJECT);
         assertEquals(1 << 4, TraceBufferFormat.HEAP);
-        assertEquals(1 << 5, TraceBufferFormat.HEADER_LIMIT);
+        assertEquals(1 << 5, TraceBufferFormat.LEAF);
+        assertEquals(1 << 6, TraceBufferFormat.HEADER_LIMIT);
         // a stamped store record: header, eight 32-bit varints, a time delta; plus a skip before it
         assertEquals(72, TraceBufferFormat.MAX_SKIP_CHARS + TraceBufferFormat.MAX_RECORD_CHARS);
     }
@@ -60,5 +62,17 @@ class TraceBufferFormatTest {
             assertTrue(h < TraceBufferFormat.HEADER_LIMIT);
             assertEquals(kind, TraceBufferFormat.heapKind(h | TraceBufferFormat.STAMPED));
         }
+    }
+
+    @Test
+    void theLeafBitBelongsToExitsOnly() {
+        int leaf = TraceBufferFormat.LEAF;
+        assertFalse(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.EXIT | TraceBufferFormat.STAMPED));
+        assertFalse(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.EXIT_BY_EXCEPTION));
+        assertFalse(TraceBufferFormat.misplacedLeaf(TraceBufferFormat.ENTRY), "no leaf bit");
+        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.ENTRY));
+        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.SKIP));
+        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.OBJECT | TraceBufferFormat.EXIT));
+        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.heapHeader(TraceBufferFormat.HANDLED)));
     }
 }

@@ -97,9 +97,9 @@ public final class MethodBufferDecoder {
         if (ticksPerSecond <= 0) {
             return fail("ticksPerSecond " + ticksPerSecond + " is not positive");
         }
-        // Each method or object record takes at least two chars: a larger count cannot be right
-        // (and must not size the columns).
-        if (recordCount > length / 2) {
+        // Each record takes at least one char (a leaf record by exception: two chars for its two
+        // records): a larger count cannot be right (and must not size the columns).
+        if (recordCount > length) {
             return fail("recordCount " + recordCount + " does not fit " + length + " chars");
         }
         ensure(recordCount);
@@ -109,7 +109,7 @@ public final class MethodBufferDecoder {
         int p = 0;
         while (p < length) {
             int h = c[p];
-            if (h >= TraceBufferFormat.HEADER_LIMIT) {
+            if (h >= TraceBufferFormat.HEADER_LIMIT || TraceBufferFormat.misplacedLeaf(h)) {
                 return fail("header char 0x" + Integer.toHexString(h) + " at char " + p + " has reserved bits set");
             }
             int at = p;
@@ -181,7 +181,17 @@ public final class MethodBufferDecoder {
             if (methodId > 0xFFFFFFFFL || bci > 0xFFFFFFFFL) {
                 return fail("record at char " + at + " has a value above 32 bits");
             }
-            if (n == recordCount) {
+            if ((h & TraceBufferFormat.LEAF) != 0) { // a leaf call: its entry first, at the same time
+                if (n + 1 >= recordCount) {
+                    return fail("more records than recordCount " + recordCount);
+                }
+                types[n] = MtlogFormat.METHOD_ENTRY;
+                methodIds[n] = (int) methodId;
+                bcis[n] = 0;
+                sequences[n] = sequence++;
+                ticks[n] = tick;
+                n++;
+            } else if (n == recordCount) {
                 return fail("more records than recordCount " + recordCount);
             }
             types[n] = kind == TraceBufferFormat.ENTRY ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT;

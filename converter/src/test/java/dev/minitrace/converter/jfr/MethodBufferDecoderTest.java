@@ -90,6 +90,45 @@ class MethodBufferDecoderTest {
     }
 
     @Test
+    void aLeafRecordDecodesToItsEntryAndExitAtOneTime() {
+        TraceBufferEncoder e = new TraceBufferEncoder()
+                .entry(1, 10)
+                .leaf(70, 64, -1)           // unstamped: both share the entry's time
+                .skip(1)
+                .leaf(5000, 3, 4_000_000)   // stamped: both at the new time
+                .leafThrown(9, -1)          // by an exception: no bytecode index
+                .exit(1, 31, -1);
+        assertEquals(8, e.count());
+        CapturingSink s = decode(e.records(), 100, e.count(), 3_000_000_000L);
+        double nsPerTick = 1e9 / 3_000_000_000L;
+        long t10 = BASE + (long) (10 * nsPerTick);
+        long t4m = BASE + (long) (4_000_000 * nsPerTick);
+        assertEquals(List.of(
+                "1 7 100 " + t10 + " 1 0",
+                "1 7 101 " + t10 + " 70 0",
+                "2 7 102 " + t10 + " 70 64",
+                "1 7 104 " + t4m + " 5000 0",
+                "2 7 105 " + t4m + " 5000 3",
+                "1 7 106 " + t4m + " 9 0",
+                "2 7 107 " + t4m + " 9 0",
+                "2 7 108 " + t4m + " 1 31"), s.methodEvents);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+    }
+
+    @Test
+    void aLeafBitAnywhereButOnAnExitIsDamage() {
+        String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
+        assertCorrupt(good + "\u0020\u0001", 3, "header char 0x20 at char 6 has reserved bits set"); // on an entry
+        assertCorrupt(good + "\u0023\u0001", 3, "header char 0x23 at char 6 has reserved bits set"); // on a skip
+        assertCorrupt(good + "\u002a\u0001\u0001\u0001", 3, "header char 0x2a at char 6 has reserved bits set"); // on an object record
+        assertCorrupt(good + "\u0031\u0001\u0001\u0000\u0000", 4, "header char 0x31 at char 6 has reserved bits set"); // on a heap record
+        // a leaf takes two numbers: a count that leaves room for one is damage
+        assertCorrupt(good + "\"\u0001", 3, "more records than recordCount 3"); // 0x22: a leaf by exception
+        assertCorrupt(new TraceBufferEncoder().leafThrown(1, -1).entry(2, -1).records(), 4, "3 record(s) where recordCount says 4");
+        assertCorrupt(new TraceBufferEncoder().leafThrown(1, -1).records(), 3, "recordCount 3 does not fit 2 chars");
+    }
+
+    @Test
     void decodesObjectRecordsBetweenMethodRecords() {
         TraceBufferEncoder e = new TraceBufferEncoder()
                 .entry(1, 10)

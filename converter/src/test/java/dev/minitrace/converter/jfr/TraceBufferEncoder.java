@@ -25,6 +25,20 @@ public final class TraceBufferEncoder {
         return record(2, methodId, 0, ticks);
     }
 
+    /** A leaf record: the entry of {@code methodId} immediately followed by its exit at {@code bci}; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder leaf(int methodId, int bci, long ticks) {
+        record(0x20 | 1, methodId, bci, ticks);
+        count++;
+        return this;
+    }
+
+    /** A leaf record: the entry of {@code methodId} immediately followed by its exit by an exception; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder leafThrown(int methodId, long ticks) {
+        record(0x20 | 2, methodId, 0, ticks);
+        count++;
+        return this;
+    }
+
     /** An object record: monitor {@code classId@identityHash} acquired at {@code bci}; stamped when {@code ticks} ≥ 0. */
     public TraceBufferEncoder acquire(int classId, int identityHash, int bci, long ticks) {
         return object(0, classId, identityHash, bci, ticks);
@@ -57,7 +71,7 @@ public final class TraceBufferEncoder {
         boolean stamped = ticks >= 0;
         sb.append((char) (kind | (stamped ? 4 : 0)));
         varint(methodId & 0xFFFFFFFFL);
-        if (kind == 1) {
+        if ((kind & 3) == 1) {
             varint(bci & 0xFFFFFFFFL);
         }
         if (stamped) {

@@ -6,15 +6,24 @@ import java.util.Map;
 /**
  * The original bytecode index of every instruction of every method, decoded from the Code
  * attributes of the class file (ASM does not expose instruction offsets). The n-th instruction a
- * {@link org.objectweb.asm.ClassReader} visits in a method is the n-th entry of its array.
+ * {@link org.objectweb.asm.ClassReader} visits in a method is the n-th entry of its array. The same
+ * walk over the instructions finds what keeps each method from being a leaf ({@link LeafMethods}).
  */
 public final class BytecodeOffsets {
     private final Map<String, int[]> byMethod;
     private final Map<String, Integer> maxLocals;
+    private final Map<String, Integer> leafObstacles;
 
-    private BytecodeOffsets(Map<String, int[]> byMethod, Map<String, Integer> maxLocals) {
+    private BytecodeOffsets(Map<String, int[]> byMethod, Map<String, Integer> maxLocals, Map<String, Integer> leafObstacles) {
         this.byMethod = byMethod;
         this.maxLocals = maxLocals;
+        this.leafObstacles = leafObstacles;
+    }
+
+    /** What in the method's code keeps it from being a leaf ({@link LeafMethods#scan}); {@link LeafMethods#NEVER} when it has no code. */
+    int leafObstacles(String name, String descriptor) {
+        Integer n = leafObstacles.get(name + descriptor);
+        return n == null ? LeafMethods.NEVER : n;
     }
 
     /** Offsets of the method {@code name + descriptor}, or null when it has no code. */
@@ -39,7 +48,7 @@ public final class BytecodeOffsets {
     public static BytecodeOffsets decode(byte[] b) {
         try {
             Decoder decoder = new Decoder(b);
-            return new BytecodeOffsets(decoder.run(), decoder.maxLocals);
+            return new BytecodeOffsets(decoder.run(), decoder.maxLocals, decoder.leafObstacles);
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new IllegalArgumentException("truncated class file (" + b.length + " bytes)", e);
         }
@@ -135,6 +144,7 @@ public final class BytecodeOffsets {
         private final byte[] b;
         private ClassFileLayout layout;
         final Map<String, Integer> maxLocals = new HashMap<>();
+        final Map<String, Integer> leafObstacles = new HashMap<>();
 
         Decoder(byte[] b) {
             this.b = b;
@@ -175,17 +185,27 @@ public final class BytecodeOffsets {
         Map<String, int[]> run() {
             layout = ClassFileLayout.of(b);
             int p = layout.constantPoolEnd();
+            int thisClass = u2(p + 2);
             p += 6; // access, this, super
             p += 2 + 2 * u2(p); // interfaces
             int fields = u2(p);
             p += 2;
+            int[] statics = new int[2 * fields]; // name and descriptor of each static field
+            int staticCount = 0;
             for (int i = 0; i < fields; i++) {
+                if ((u2(p) & 0x0008) != 0) {
+                    statics[staticCount++] = u2(p + 2);
+                    statics[staticCount++] = u2(p + 4);
+                }
                 p = layout.skipMember(p);
             }
+            statics = java.util.Arrays.copyOf(statics, staticCount);
             int methods = u2(p);
             p += 2;
             Map<String, int[]> result = new HashMap<>();
             for (int i = 0; i < methods; i++) {
+                int access = u2(p);
+                boolean constructor = layout.isUtf8(u2(p + 2), "<init>");
                 String key = utf8(u2(p + 2)) + utf8(u2(p + 4));
                 int attributes = u2(p + 6);
                 int a = p + 8;
@@ -194,7 +214,10 @@ public final class BytecodeOffsets {
                     if ("Code".equals(utf8(u2(a)))) {
                         int codeLength = u4(a + 10);
                         maxLocals.put(key, u2(a + 8));
-                        result.put(key, instructionOffsets(b, a + 14, codeLength));
+                        int[] offsets = instructionOffsets(b, a + 14, codeLength);
+                        result.put(key, offsets);
+                        leafObstacles.put(key, LeafMethods.scan(b, layout, thisClass, statics, access, constructor, a + 14, offsets,
+                                u2(a + 14 + codeLength)));
                     }
                     a += 6 + length;
                 }

@@ -39,6 +39,8 @@ public final class ClassTransformer {
     private final Redaction redaction;
     /** Whether the allocation sites of untraced methods are rewritten too ({@code alloc-scope=all}). */
     private final boolean allocEverywhere;
+    /** Whether traced methods that are leaves get one hook at their exit only ({@link LeafMethods}). */
+    private final boolean leaves;
 
     /** Creates a transformer for the given selection and event kinds. */
     public ClassTransformer(MethodSelector selector, Set<EventKind> events) {
@@ -66,6 +68,8 @@ public final class ClassTransformer {
         this.selector = selector;
         this.events = Set.copyOf(events);
         this.capture = capture;
+        // A leaf's exceptions run the JDK's constructors between its entry and its exit: no leaves when those are traced.
+        this.leaves = events.contains(EventKind.METHOD) && !LeafMethods.jdkThrowablesTraced(selector);
     }
 
     private boolean needsAnnotations() {
@@ -329,8 +333,11 @@ public final class ClassTransformer {
                 mv = new MonitorAdapter(mv, position, framesAtTargets, offsets.maxLocals(name, descriptor));
             }
             if (events.contains(EventKind.METHOD)) {
-                mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position,
-                        events.contains(EventKind.RECEIVER) && (access & Opcodes.ACC_STATIC) == 0);
+                boolean receiver = events.contains(EventKind.RECEIVER) && (access & Opcodes.ACC_STATIC) == 0;
+                // A receiver record follows the entry, capture events surround the body: not leaves.
+                boolean leaf = leaves && !receiver && !captured.containsKey(name + descriptor)
+                        && LeafMethods.isLeaf(offsets.leafObstacles(name, descriptor), events);
+                mv = new MethodBoundaryAdapter(mv, ids[index], name, frames, position, receiver, leaf);
             }
             boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
             if (events.contains(EventKind.LOCK) && (access & Opcodes.ACC_SYNCHRONIZED) != 0 && (!isStatic || classLiterals)) {

@@ -30,17 +30,17 @@ final class Hooks {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "enter", "(I)V", false);
     }
 
-    /** {@code Trace.exit(id, bci)}. */
-    static void exit(MethodVisitor mv, int methodId, int bci) {
+    /** {@code Trace.exit(id, bci)}, or for a leaf {@code Trace.leaf(id, bci)}: its entry and this exit. */
+    static void exit(MethodVisitor mv, boolean leaf, int methodId, int bci) {
         push(mv, methodId);
         push(mv, bci);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "exit", "(II)V", false);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, leaf ? "leaf" : "exit", "(II)V", false);
     }
 
-    /** {@code Trace.exitByException(id)}. */
-    static void exitByException(MethodVisitor mv, int methodId) {
+    /** {@code Trace.exitByException(id)}, or for a leaf {@code Trace.leafByException(id)}. */
+    static void exitByException(MethodVisitor mv, boolean leaf, int methodId) {
         push(mv, methodId);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "exitByException", "(I)V", false);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, leaf ? "leafByException" : "exitByException", "(I)V", false);
     }
 
     /** {@code Trace.lockHash(<object on the stack>)}: replaces the reference with an int. */

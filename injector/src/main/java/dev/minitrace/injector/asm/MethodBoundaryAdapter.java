@@ -25,6 +25,10 @@ import org.objectweb.asm.Opcodes;
  * frames are full frames with no locals (or only {@code uninitializedThis}), which every
  * instruction's frame is assignable to; original frames are kept as they are, so no class is ever
  * loaded to compute frames.
+ *
+ * <p>A leaf ({@link LeafMethods}: nothing can be recorded between its entry and its exit) gets no
+ * entry hook: {@code Trace.leaf(id, bci)} before every return and {@code Trace.leafByException(id)}
+ * in the handler write the entry and the exit as one record.
  */
 final class MethodBoundaryAdapter extends MethodVisitor {
     private final int methodId;
@@ -33,6 +37,8 @@ final class MethodBoundaryAdapter extends MethodVisitor {
     private final Position position;
     /** Enter through {@code Trace.enterWith(this, id)}: an instance method with receivers traced. */
     private final boolean receiver;
+    /** A leaf: one hook at each exit writes the entry too. */
+    private final boolean leaf;
     private final Label start = new Label();
     private Label beforeSuper;
     private Label afterSuper;
@@ -51,7 +57,14 @@ final class MethodBoundaryAdapter extends MethodVisitor {
      *     instance method that is not a constructor, whose {@code this} is initialized at entry
      */
     MethodBoundaryAdapter(MethodVisitor next, int methodId, String methodName, boolean frames, Position position, boolean receiver) {
+        this(next, methodId, methodName, frames, position, receiver, false);
+    }
+
+    /** @param leaf whether the method is a leaf (never a constructor, never with receivers traced) */
+    MethodBoundaryAdapter(MethodVisitor next, int methodId, String methodName, boolean frames, Position position, boolean receiver,
+            boolean leaf) {
         super(Opcodes.ASM9, next);
+        this.leaf = leaf;
         this.receiver = receiver && !"<init>".equals(methodName);
         this.methodId = methodId;
         this.constructor = "<init>".equals(methodName);
@@ -62,7 +75,9 @@ final class MethodBoundaryAdapter extends MethodVisitor {
     @Override
     public void visitCode() {
         super.visitCode();
-        if (receiver) {
+        if (leaf) {
+            // the exit hooks write the entry
+        } else if (receiver) {
             super.visitVarInsn(Opcodes.ALOAD, 0);
             Hooks.push(mv, methodId);
             super.visitMethodInsn(Opcodes.INVOKESTATIC, Hooks.OWNER, "enterWith", "(Ljava/lang/Object;I)V", false);
@@ -75,7 +90,7 @@ final class MethodBoundaryAdapter extends MethodVisitor {
     @Override
     public void visitInsn(int opcode) {
         if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
-            Hooks.exit(mv, methodId, position.bci);
+            Hooks.exit(mv, leaf, methodId, position.bci);
         }
         super.visitInsn(opcode);
     }
@@ -136,7 +151,7 @@ final class MethodBoundaryAdapter extends MethodVisitor {
             Object[] locals = uninitializedThis ? new Object[] {Opcodes.UNINITIALIZED_THIS} : new Object[0];
             super.visitFrame(Opcodes.F_FULL, locals.length, locals, 1, new Object[] {"java/lang/Throwable"});
         }
-        Hooks.exitByException(mv, methodId);
+        Hooks.exitByException(mv, leaf, methodId);
         super.visitInsn(Opcodes.ATHROW);
     }
 }

@@ -34,6 +34,12 @@ final class EventRecords extends Records {
     }
 
     @Override
+    void leaf(ThreadState s, int kind, int methodId, int bci) {
+        method(s, TraceBufferFormat.ENTRY, methodId, 0);
+        method(s, kind, methodId, bci);
+    }
+
+    @Override
     void heap(ThreadState s, int kind, int id, int bci, Object a, Object b, Object c) {
         heapEvent(s, kind, id, bci, a, b, c);
     }

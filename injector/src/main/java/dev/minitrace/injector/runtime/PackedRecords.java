@@ -10,6 +10,14 @@ final class PackedRecords extends Records {
     }
 
     @Override
+    void leaf(ThreadState s, int kind, int methodId, int bci) {
+        TraceBuffer buffer = buffer(s); // before the sequence moves: a first buffer starts after the last number taken
+        long entry = s.sequence + 1;
+        s.sequence += 2;
+        buffer.recordLeaf(kind, methodId, bci, entry);
+    }
+
+    @Override
     void object(ThreadState s, int kind, Object object, int hash, int bci) {
         Trace.sync(s);
         long ids = kind == TraceBufferFormat.RELEASE ? s.monitorReleased(object) : -1;

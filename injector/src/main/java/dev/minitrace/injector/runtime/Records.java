@@ -17,6 +17,13 @@ abstract class Records {
     abstract void method(ThreadState s, int kind, int methodId, int bci);
 
     /**
+     * A leaf call of {@code methodId}: its entry immediately followed by its exit of {@code kind}
+     * ({@link TraceBufferFormat#EXIT} at {@code bci}, or {@code EXIT_BY_EXCEPTION}), with nothing
+     * recorded between them; two sequence numbers, as the two records it stands for.
+     */
+    abstract void leaf(ThreadState s, int kind, int methodId, int bci);
+
+    /**
      * An object record of {@code kind} ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE},
      * {@code ALLOC}); {@code hash} is the object's identity hash when the caller knows it, else 0.
      */

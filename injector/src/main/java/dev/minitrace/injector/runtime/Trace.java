@@ -66,6 +66,8 @@ public final class Trace {
     private static final int OP_ALLOC_ARRAY = 17;
     private static final int OP_ALLOC_AT = 18;
     private static final int OP_ALLOC_ARRAY_AT = 19;
+    private static final int OP_LEAF = 20;
+    private static final int OP_LEAF_BY_EXCEPTION = 21;
 
     private Trace() {
     }
@@ -100,6 +102,24 @@ public final class Trace {
     public static void exitByException(int methodId) {
         if (methodOn) {
             guarded(OP_EXIT_BY_EXCEPTION, methodId, 0, null, null, null);
+        }
+    }
+
+    /**
+     * Leaf method {@code methodId} (one in which nothing can be recorded between its entry and its
+     * exit: asm/LeafMethods) returns by the return instruction at {@code bci}: its entry and exit
+     * as one record, the one hook such a method calls on a normal return.
+     */
+    public static void leaf(int methodId, int bci) {
+        if (methodOn) {
+            guarded(OP_LEAF, methodId, bci, null, null, null);
+        }
+    }
+
+    /** An exception propagates out of leaf method {@code methodId}: its entry and exceptional exit as one record. */
+    public static void leafByException(int methodId) {
+        if (methodOn) {
+            guarded(OP_LEAF_BY_EXCEPTION, methodId, 0, null, null, null);
         }
     }
 
@@ -347,6 +367,8 @@ public final class Trace {
                 case OP_ENTER -> enter(s, methodId);
                 case OP_EXIT -> exit(s, methodId, bci, false);
                 case OP_EXIT_BY_EXCEPTION -> exit(s, methodId, 0, true);
+                case OP_LEAF -> leaf(s, methodId, bci, false);
+                case OP_LEAF_BY_EXCEPTION -> leaf(s, methodId, 0, true);
                 case OP_CAUGHT -> caught(s);
                 case OP_SUPER_CALL -> superCall(s, methodId);
                 case OP_SUPER_RETURNED -> superReturned(s, methodId);
@@ -432,9 +454,28 @@ public final class Trace {
         sync(s);
         unwindStale(s);
         records.method(s, exceptional ? TraceBufferFormat.EXIT_BY_EXCEPTION : TraceBufferFormat.EXIT, methodId, bci);
-        if (--s.depth <= 0 && s.buffer != null && s.buffer.virtual) {
-            // A virtual thread often ends right after its task: commit now rather than
-            // keep one buffer per finished virtual thread until the next chunk boundary.
+        s.depth--;
+        retireIfOutermost(s);
+    }
+
+    /**
+     * {@link #enter} and {@link #exit} of a leaf at once. The exit would unwind no pending
+     * constructor: each is pending at a depth no deeper than the current one (an exit unwinds
+     * those at its depth before it lowers the depth, and {@link #sync} clears both), and the
+     * leaf's exit runs one deeper.
+     */
+    private static void leaf(ThreadState s, int methodId, int bci, boolean exceptional) {
+        sync(s);
+        records.leaf(s, exceptional ? TraceBufferFormat.EXIT_BY_EXCEPTION : TraceBufferFormat.EXIT, methodId, bci);
+        retireIfOutermost(s);
+    }
+
+    /**
+     * A virtual thread often ends right after its task: once its outermost traced frame returned,
+     * commit its buffer now rather than keep one per finished virtual thread until the next chunk boundary.
+     */
+    private static void retireIfOutermost(ThreadState s) {
+        if (s.depth <= 0 && s.buffer != null && s.buffer.virtual) {
             TraceBuffers.retire(s.buffer);
             s.buffer = null;
         }

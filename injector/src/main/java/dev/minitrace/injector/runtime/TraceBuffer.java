@@ -82,18 +82,31 @@ final class TraceBuffer {
      * {@code EXIT_BY_EXCEPTION}) with sequence {@code sequence}; {@code bci} only for {@code EXIT}.
      */
     void record(int kind, int methodId, int bci, long sequence) {
+        method(kind, methodId, bci, sequence, 1);
+    }
+
+    /**
+     * Appends a leaf record: the entry of {@code methodId} with sequence {@code entrySequence} and
+     * its exit of {@code kind} ({@code EXIT} at {@code bci} or {@code EXIT_BY_EXCEPTION}) with the next.
+     */
+    void recordLeaf(int kind, int methodId, int bci, long entrySequence) {
+        method(TraceBufferFormat.LEAF | kind, methodId, bci, entrySequence, 2);
+    }
+
+    private void method(int header, int methodId, int bci, long sequence, int parts) {
         int p = begin(sequence);
+        expectedSequence = sequence + parts;
         char[] c = chars;
         long delta = stampDelta();
-        c[p++] = (char) (delta >= 0 ? kind | TraceBufferFormat.STAMPED : kind);
+        c[p++] = (char) (delta >= 0 ? header | TraceBufferFormat.STAMPED : header);
         p = TraceBufferFormat.putVarint(c, p, methodId);
-        if (kind == TraceBufferFormat.EXIT) {
+        if ((header & TraceBufferFormat.KIND_MASK) == TraceBufferFormat.EXIT) {
             p = TraceBufferFormat.putVarint(c, p, bci);
         }
         if (delta >= 0) {
             p = TraceBufferFormat.putVarint(c, p, delta);
         }
-        records++;
+        records += parts;
         POSITION.setRelease(this, p);
     }
 
@@ -278,6 +291,9 @@ final class TraceBuffer {
                     readVarint(c); // method id
                     if (kind == TraceBufferFormat.EXIT) {
                         readVarint(c); // bytecode index
+                    }
+                    if ((h & TraceBufferFormat.LEAF) != 0) {
+                        count++; // the entry a leaf record stands for
                     }
                 }
                 if ((h & TraceBufferFormat.STAMPED) != 0) {

@@ -1,0 +1,114 @@
+package dev.minitrace.injector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Leaf calls end to end ({@code fixture.leaf.Leaves}): a method in which nothing can be recorded
+ * between its entry and its exit is written as one record, and the thread's trace is exactly what
+ * an entry and an exit record each would give: the same records in the same order as the form
+ * with one JFR event per record, leaves that throw included, and a method that reads a class not
+ * yet initialised is no leaf (its static initializer's calls lie inside it).
+ */
+class LeafCallsIT {
+    private static final String INCLUDE = "include=fixture.leaf.*";
+
+    /** main's trace, the method and object records. */
+    private static final List<String> MAIN = List.of(
+            "+Leaves.<clinit>", "-Leaves.<clinit>", // a leaf too: it stores a constant into its own static field
+            "+Leaves.main",
+            "+Leaves.<init>", "new int[]", "len 3", "-Leaves.<init>", "new fixture.leaf.Leaves",
+            "+Leaves.x", "-Leaves.x", "+Leaves.calls", "-Leaves.calls", "+Leaves.at", "-Leaves.at",
+            "+Leaves.sign", "-Leaves.sign", "+Leaves.divide", "-Leaves.divide", "+Leaves.size", "-Leaves.size",
+            "+Leaves.at", "-!Leaves.at", "+Leaves.divide", "-!Leaves.divide", "+Leaves.size", "-!Leaves.size",
+            "+Leaves.sizeOrSum", "-!Leaves.sizeOrSum",
+            "+Leaves.late", "+Late.<clinit>", "+Late.compute", "-Late.compute", "-Late.<clinit>", "-Leaves.late",
+            "+Leaves.sizeOrSum", "-Leaves.sizeOrSum",
+            "-Leaves.main");
+
+    private static String recording(Path file) {
+        return "-XX:StartFlightRecording:filename=" + file + ",settings=" + BufferedTraceIT.SETTINGS;
+    }
+
+    private static List<BufferedRecords.Item> main(Path jfr) throws Exception {
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        Map<String, List<BufferedRecords.Item>> threads = BufferedRecords.byThread(events, Recordings.methodNames(events));
+        return threads.get("main");
+    }
+
+    @Test
+    void leavesAreOneRecordAndTheTraceIsTheSameAsWithOneEventPerRecord(@TempDir Path dir) throws Exception {
+        Path buffered = dir.resolve("buffered.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent(INCLUDE), recording(buffered)), "fixture.leaf.Leaves");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertTrue(r.stdout().contains("total 28"), r.stdout());
+        List<BufferedRecords.Item> items = main(buffered);
+        assertEquals(MAIN, BufferedRecords.tokens(items));
+        for (int i = 0; i < items.size(); i++) {
+            assertEquals(i + 1, items.get(i).sequence(), "a leaf record takes two sequence numbers: " + items.get(i));
+        }
+        TreeSet<String> leaves = new TreeSet<>();
+        TreeSet<String> notLeaves = new TreeSet<>();
+        for (BufferedRecords.Item i : items) {
+            if (i.token().startsWith("-")) {
+                (i.leaf() ? leaves : notLeaves).add(i.token().replace("!", "").substring(1));
+            }
+        }
+        assertEquals(new TreeSet<>(List.of("Late.compute", "Leaves.<clinit>", "Leaves.at", "Leaves.calls", "Leaves.divide", "Leaves.sign", "Leaves.size",
+                "Leaves.x")), leaves, "written as leaf records");
+        assertEquals(new TreeSet<>(List.of("Late.<clinit>", "Leaves.<init>", "Leaves.late", "Leaves.main", "Leaves.sizeOrSum")), notLeaves,
+                "written as an entry and an exit");
+
+        Path perEvent = dir.resolve("events.jfr");
+        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(INCLUDE), ChildJvm.recording(perEvent, null)), "fixture.leaf.Leaves");
+        assertEquals(0, e.exitCode(), e.stderr());
+        List<RecordedEvent> events = RecordingFile.readAllEvents(perEvent);
+        Map<Integer, String> names = Recordings.methodNames(events);
+        List<String> fromEvents = new ArrayList<>();
+        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
+            fromEvents.add(Recordings.token(x, names));
+        }
+        assertEquals(MAIN, fromEvents, "one JFR event per record");
+    }
+
+    @Test
+    void theJvmsExceptionsRecordNothingInsideALeafWithEveryAllocationTraced(@TempDir Path dir) throws Exception {
+        // alloc-scope=all records the JDK's allocations too: the constructors the JVM runs for the
+        // exceptions it throws allocate nothing, so the non-leaf twin's entry and exit are adjacent,
+        // as a leaf's are by construction.
+        Path jfr = dir.resolve("all.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent(INCLUDE + ",alloc-scope=all"), recording(jfr)), "fixture.leaf.Leaves");
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<String> tokens = BufferedRecords.tokens(main(jfr));
+        int twin = tokens.indexOf("+Leaves.sizeOrSum");
+        assertTrue(twin >= 0, tokens.toString());
+        assertEquals("-!Leaves.sizeOrSum", tokens.get(twin + 1), "the NullPointerException recorded nothing: " + tokens);
+        for (String leaf : List.of("Leaves.at", "Leaves.divide", "Leaves.size")) {
+            int at = tokens.lastIndexOf("+" + leaf);
+            assertEquals("-!" + leaf, tokens.get(at + 1), leaf);
+        }
+        List<String> methods = new ArrayList<>();
+        for (String t : tokens) {
+            if (t.startsWith("+") || t.startsWith("-")) {
+                methods.add(t);
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        for (String t : MAIN) {
+            if (t.startsWith("+") || t.startsWith("-")) {
+                expected.add(t);
+            }
+        }
+        assertEquals(expected, methods, "the method records as without alloc-scope=all");
+    }
+}
