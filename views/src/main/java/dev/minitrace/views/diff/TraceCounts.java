@@ -1,5 +1,6 @@
 package dev.minitrace.views.diff;
 
+import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.util.LongIntMap;
@@ -17,10 +18,8 @@ import java.util.Map;
  *
  * <p>Memory is bounded by the distinct methods, (method, class) pairs and call paths, never by the
  * records: everything is in primitive arrays keyed by the trace's own ids, which are named only at
- * the end ({@link #info()}). The per-thread state is the thread's open frames.
- *
- * <p>The call paths are kept here, not in a shared call model, on purpose: they need only the
- * stack of open methods, and move as they are onto a shared model of a thread's calls.
+ * the end ({@link #info()}). The per-thread state is the thread's {@link CallModel} and, per open
+ * call, its method and call path node.
  */
 public final class TraceCounts implements TraceWriter {
     /** No method: an allocation, acquisition or throw outside any traced method. */
@@ -93,23 +92,26 @@ public final class TraceCounts implements TraceWriter {
         return exitKindsKnown;
     }
 
-    /** One thread's open frames: method index and call path node of each. */
-    private final class ThreadFrames {
+    /**
+     * One thread's counting, a listener of the thread's {@link CallModel}: which call an exit ends,
+     * and what an exit without entry or a lost exit is, are the model's rules, as in every view.
+     * Per open call it keeps the method index and the call path node.
+     */
+    private final class ThreadFrames implements CallModel.Listener<RuntimeException> {
         final long key;
-        int[] method = new int[64];
-        int[] node = new int[64];
-        int depth;
+        private final CallModel<RuntimeException> model = new CallModel<>(this);
+        private int[] method = new int[64];
+        private int[] node = new int[64];
         /** The method and bytecode index of a throw whose EXCEPTION_OBJECT comes next, or -2. */
-        int throwing = -2;
+        private int throwing = -2;
 
         ThreadFrames(long key) {
             this.key = key;
         }
 
-        void record(int type, long value, int aux) {
+        void record(int type, long value, int aux, long time) {
+            model.record(type, value, aux, time);
             switch (type) {
-                case MtlogFormat.METHOD_ENTRY -> enter(methodIndex(value));
-                case MtlogFormat.METHOD_EXIT -> exit(methodIndex(value), aux == 0);
                 case MtlogFormat.LOCK_ACQUIRE -> {
                     int m = current();
                     if (m >= 0) {
@@ -134,21 +136,25 @@ public final class TraceCounts implements TraceWriter {
                     }
                 }
                 default -> {
+                    // entries and exits are the model's
                 }
             }
             throwing = -2;
         }
 
         private int current() {
-            return depth > 0 ? method[depth - 1] : NO_METHOD;
+            int calls = model.calls();
+            return calls > 0 ? method[calls - 1] : NO_METHOD;
         }
 
-        private void enter(int m) {
+        @Override
+        public void enter(int frame, long seq, long methodId, long time) {
+            int m = methodIndex(methodId);
             calls[m]++;
             int n = -1;
             if (pathDepth > 0) {
-                int parent = depth == 0 ? 0 : node[depth - 1];
-                if (parent >= 0 && depth < pathDepth) {
+                int parent = frame == 0 ? 0 : node[frame - 1];
+                if (parent >= 0 && frame < pathDepth) {
                     n = pathChild(parent, m);
                     if (n >= 0) {
                         pathCalls[n]++;
@@ -157,26 +163,26 @@ public final class TraceCounts implements TraceWriter {
                     }
                 }
             }
-            if (depth == method.length) {
-                method = Arrays.copyOf(method, depth * 2);
-                node = Arrays.copyOf(node, depth * 2);
+            if (frame == method.length) {
+                method = Arrays.copyOf(method, frame * 2);
+                node = Arrays.copyOf(node, frame * 2);
             }
-            method[depth] = m;
-            node[depth] = n;
-            depth++;
+            method[frame] = m;
+            node[frame] = n;
         }
 
-        private void exit(int m, boolean exception) {
-            int i = depth - 1;
-            while (i >= 0 && method[i] != m) {
-                i--;
+        @Override
+        public void exit(int frame, int end, long seq, int bci, long time, long duration, long self) {
+            if (end == CallModel.THREW && exitKindsKnown) {
+                exceptionExits[method[frame]]++;
             }
-            if (i < 0) {
-                unmatchedExits++; // entered before the records began
-            } else {
-                depth = i; // frames above it lost their exits: they end with it
-            }
-            if (exception && exitKindsKnown) {
+        }
+
+        @Override
+        public void exitWithoutEntry(long methodId, int end, long seq, int bci, long time, int depth) {
+            int m = methodIndex(methodId);
+            unmatchedExits++; // entered before the records began
+            if (end == CallModel.THREW && exitKindsKnown) {
                 exceptionExits[m]++;
             }
         }
@@ -236,7 +242,7 @@ public final class TraceCounts implements TraceWriter {
             last = t;
         }
         for (int i = from; i < to; i++) {
-            t.record(type[i], value[i], aux[i]);
+            t.record(type[i], value[i], aux[i], time[i]);
         }
     }
 
