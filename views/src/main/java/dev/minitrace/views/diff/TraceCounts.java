@@ -3,7 +3,7 @@ package dev.minitrace.views.diff;
 import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
-import dev.minitrace.converter.util.LongIntMap;
+import dev.minitrace.converter.util.CountTable;
 import dev.minitrace.converter.write.TraceWriter;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,7 +17,7 @@ import java.util.Map;
  * acquisitions and throws; and, when asked, calls per call path up to a depth.
  *
  * <p>Memory is bounded by the distinct methods, (method, class) pairs and call paths, never by the
- * records: everything is in primitive arrays keyed by the trace's own ids, which are named only at
+ * records: everything is in {@link CountTable}s keyed by the trace's own ids, which are named only at
  * the end ({@link #info()}). The per-thread state is the thread's {@link CallModel} and, per open
  * call, its method and call path node.
  */
@@ -28,26 +28,26 @@ public final class TraceCounts implements TraceWriter {
     /** Call paths kept; calls on paths beyond are counted in {@link #pathsDropped}. */
     static final int MAX_PATHS = 2_000_000;
 
+    /** The counters of a method's row in {@link #methods}. */
+    static final int CALLS = 0;
+    static final int EXCEPTION_EXITS = 1;
+    static final int ALLOCS = 2;
+    static final int LOCKS = 3;
+
     private final int pathDepth;
-    private final LongIntMap methodIndex = new LongIntMap(1024);
-    long[] methodId = new long[256];
-    long[] calls = new long[256];
-    long[] exceptionExits = new long[256];
-    long[] allocs = new long[256];
-    long[] locks = new long[256];
-    int methods;
+    /** Per method id (the row's key), in the order first seen: {@link #CALLS} ... {@link #LOCKS}; a row is a method index. */
+    final CountTable methods = new CountTable(4, 256);
 
-    /** Allocations, acquisitions and throws per (method index + 1, class id). */
-    final PairCounts allocsBySite = new PairCounts();
-    final PairCounts locksBySite = new PairCounts();
-    final PairCounts throwsBySite = new PairCounts();
+    /** Allocations, acquisitions and throws per {@link #pairKey} (method index, class id). */
+    final CountTable allocsBySite = new CountTable(1, 64);
+    final CountTable locksBySite = new CountTable(1, 64);
+    final CountTable throwsBySite = new CountTable(1, 64);
 
-    /** The call path tree of all threads: node 0 is the root, a node's path is its parent's plus its method. */
-    private final LongIntMap pathIndex;
-    int[] pathParent;
-    int[] pathMethod;
-    long[] pathCalls;
-    int paths;
+    /**
+     * The call path tree of all threads, one row a node keyed by {@link #pathKey} (its parent node and
+     * its method index), counting calls; row 0 is the root.
+     */
+    final CountTable paths;
     long pathsDropped;
 
     long unmatchedExits;
@@ -60,16 +60,43 @@ public final class TraceCounts implements TraceWriter {
     public TraceCounts(int pathDepth) {
         this.pathDepth = pathDepth;
         if (pathDepth > 0) {
-            pathIndex = new LongIntMap(4096);
-            pathParent = new int[1024];
-            pathMethod = new int[1024];
-            pathCalls = new long[1024];
-            pathParent[0] = -1;
-            pathMethod[0] = NO_METHOD;
-            paths = 1;
+            paths = new CountTable(1, 1024, MAX_PATHS);
+            paths.row(ROOT_PATH);
         } else {
-            pathIndex = null;
+            paths = null;
         }
+    }
+
+    /** The key of the root of the call path tree. */
+    private static final long ROOT_PATH = -1;
+
+    /** The key of a (method index, class id) pair; the method index -1 for none. */
+    static long pairKey(int method, int classId) {
+        return ((long) (method + 1) << 32) | (classId & 0xFFFF_FFFFL);
+    }
+
+    /** The method index of a {@link #pairKey}, -1 for none. */
+    static int pairMethod(long key) {
+        return (int) (key >>> 32) - 1;
+    }
+
+    /** The class id of a {@link #pairKey}. */
+    static int pairClass(long key) {
+        return (int) key;
+    }
+
+    private static long pathKey(int parent, int method) {
+        return ((long) parent << 32) | (method & 0xFFFF_FFFFL);
+    }
+
+    /** The parent node of call path node {@code n} (not the root). */
+    int pathParent(int n) {
+        return (int) (paths.key(n) >>> 32);
+    }
+
+    /** The method index of call path node {@code n} (not the root). */
+    int pathMethod(int n) {
+        return (int) paths.key(n);
     }
 
     /** The counts of a trace with no records, finished: the base of a trace compared with nothing. */
@@ -113,26 +140,18 @@ public final class TraceCounts implements TraceWriter {
             model.record(type, value, aux, time);
             switch (type) {
                 case MtlogFormat.LOCK_ACQUIRE -> {
-                    int m = current();
-                    if (m >= 0) {
-                        locks[m]++;
-                    }
-                    locksBySite.add(m, MtlogFormat.classIdOf(value));
+                    count(LOCKS, locksBySite, value);
                 }
                 case MtlogFormat.OBJECT_ALLOC -> {
-                    int m = current();
-                    if (m >= 0) {
-                        allocs[m]++;
-                    }
-                    allocsBySite.add(m, MtlogFormat.classIdOf(value));
+                    count(ALLOCS, allocsBySite, value);
                 }
                 case MtlogFormat.EXCEPTION_THROW -> {
-                    throwing = methodIndex(value);
+                    throwing = methods.row(value);
                     return;
                 }
                 case MtlogFormat.EXCEPTION_OBJECT -> {
                     if (throwing != -2) {
-                        throwsBySite.add(throwing, MtlogFormat.classIdOf(value));
+                        increment(throwsBySite, pairKey(throwing, MtlogFormat.classIdOf(value)));
                     }
                 }
                 default -> {
@@ -142,22 +161,27 @@ public final class TraceCounts implements TraceWriter {
             throwing = -2;
         }
 
-        private int current() {
+        /** Counts an allocation or acquisition of {@code object}'s class in the running method. */
+        private void count(int counter, CountTable bySite, long object) {
             int calls = model.calls();
-            return calls > 0 ? method[calls - 1] : NO_METHOD;
+            int m = calls > 0 ? method[calls - 1] : NO_METHOD;
+            if (m >= 0) {
+                methods.add(m, counter, 1);
+            }
+            increment(bySite, pairKey(m, MtlogFormat.classIdOf(object)));
         }
 
         @Override
         public void enter(int frame, long seq, long methodId, long time) {
-            int m = methodIndex(methodId);
-            calls[m]++;
+            int m = methods.row(methodId);
+            methods.add(m, CALLS, 1);
             int n = -1;
             if (pathDepth > 0) {
                 int parent = frame == 0 ? 0 : node[frame - 1];
                 if (parent >= 0 && frame < pathDepth) {
-                    n = pathChild(parent, m);
+                    n = paths.row(pathKey(parent, m));
                     if (n >= 0) {
-                        pathCalls[n]++;
+                        paths.add(n, 0, 1);
                     } else {
                         pathsDropped++;
                     }
@@ -174,59 +198,22 @@ public final class TraceCounts implements TraceWriter {
         @Override
         public void exit(int frame, int end, long seq, int bci, long time, long duration, long self) {
             if (end == CallModel.THREW && exitKindsKnown) {
-                exceptionExits[method[frame]]++;
+                methods.add(method[frame], EXCEPTION_EXITS, 1);
             }
         }
 
         @Override
         public void exitWithoutEntry(long methodId, int end, long seq, int bci, long time, int depth) {
-            int m = methodIndex(methodId);
+            int m = methods.row(methodId);
             unmatchedExits++; // entered before the records began
             if (end == CallModel.THREW && exitKindsKnown) {
-                exceptionExits[m]++;
+                methods.add(m, EXCEPTION_EXITS, 1);
             }
         }
     }
 
-    private int methodIndex(long id) {
-        int m = methodIndex.get(id);
-        if (m != LongIntMap.MISSING) {
-            return m;
-        }
-        if (methods == methodId.length) {
-            int n = methods * 2;
-            methodId = Arrays.copyOf(methodId, n);
-            calls = Arrays.copyOf(calls, n);
-            exceptionExits = Arrays.copyOf(exceptionExits, n);
-            allocs = Arrays.copyOf(allocs, n);
-            locks = Arrays.copyOf(locks, n);
-        }
-        m = methods++;
-        methodId[m] = id;
-        methodIndex.put(id, m);
-        return m;
-    }
-
-    private int pathChild(int parent, int m) {
-        long key = ((long) parent << 32) | (m & 0xFFFF_FFFFL);
-        int n = pathIndex.get(key);
-        if (n != LongIntMap.MISSING) {
-            return n;
-        }
-        if (paths >= MAX_PATHS) {
-            return -1;
-        }
-        if (paths == pathParent.length) {
-            int len = paths * 2;
-            pathParent = Arrays.copyOf(pathParent, len);
-            pathMethod = Arrays.copyOf(pathMethod, len);
-            pathCalls = Arrays.copyOf(pathCalls, len);
-        }
-        n = paths++;
-        pathParent[n] = parent;
-        pathMethod[n] = m;
-        pathIndex.put(key, n);
-        return n;
+    private static void increment(CountTable table, long key) {
+        table.add(table.row(key), 0, 1);
     }
 
     @Override
@@ -276,32 +263,5 @@ public final class TraceCounts implements TraceWriter {
     @Override
     public void close() {
         // nothing on disk
-    }
-
-    /** Counts per (method index, class id), the method index -1 for none. */
-    static final class PairCounts {
-        private final LongIntMap index = new LongIntMap(256);
-        int[] method = new int[64];
-        int[] classId = new int[64];
-        long[] count = new long[64];
-        int size;
-
-        void add(int m, int cls) {
-            long key = ((long) (m + 1) << 32) | (cls & 0xFFFF_FFFFL);
-            int i = index.get(key);
-            if (i == LongIntMap.MISSING) {
-                if (size == method.length) {
-                    int n = size * 2;
-                    method = Arrays.copyOf(method, n);
-                    classId = Arrays.copyOf(classId, n);
-                    count = Arrays.copyOf(count, n);
-                }
-                i = size++;
-                method[i] = m;
-                classId[i] = cls;
-                index.put(key, i);
-            }
-            count[i]++;
-        }
     }
 }
