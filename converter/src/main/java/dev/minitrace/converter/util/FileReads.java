@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 
-/** Positional reads that stop at the end of the file instead of failing: for callers that meet cut files. */
+/** Positional reads that stop at the end of the file instead of failing: the caller says what a short read means (a cut file, or a file that shrank). */
 public final class FileReads {
     private FileReads() {
     }

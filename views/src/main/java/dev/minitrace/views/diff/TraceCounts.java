@@ -1,8 +1,9 @@
 package dev.minitrace.views.diff;
 
+import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
-import dev.minitrace.converter.util.LongIntMap;
+import dev.minitrace.converter.util.CountTable;
 import dev.minitrace.converter.write.TraceWriter;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -16,11 +17,9 @@ import java.util.Map;
  * acquisitions and throws; and, when asked, calls per call path up to a depth.
  *
  * <p>Memory is bounded by the distinct methods, (method, class) pairs and call paths, never by the
- * records: everything is in primitive arrays keyed by the trace's own ids, which are named only at
- * the end ({@link #info()}). The per-thread state is the thread's open frames.
- *
- * <p>The call paths are kept here, not in a shared call model, on purpose: they need only the
- * stack of open methods, and move as they are onto a shared model of a thread's calls.
+ * records: everything is in {@link CountTable}s keyed by the trace's own ids, which are named only at
+ * the end ({@link #info()}). The per-thread state is the thread's {@link CallModel} and, per open
+ * call, its method and call path node.
  */
 public final class TraceCounts implements TraceWriter {
     /** No method: an allocation, acquisition or throw outside any traced method. */
@@ -29,26 +28,26 @@ public final class TraceCounts implements TraceWriter {
     /** Call paths kept; calls on paths beyond are counted in {@link #pathsDropped}. */
     static final int MAX_PATHS = 2_000_000;
 
+    /** The counters of a method's row in {@link #methods}. */
+    static final int CALLS = 0;
+    static final int EXCEPTION_EXITS = 1;
+    static final int ALLOCS = 2;
+    static final int LOCKS = 3;
+
     private final int pathDepth;
-    private final LongIntMap methodIndex = new LongIntMap(1024);
-    long[] methodId = new long[256];
-    long[] calls = new long[256];
-    long[] exceptionExits = new long[256];
-    long[] allocs = new long[256];
-    long[] locks = new long[256];
-    int methods;
+    /** Per method id (the row's key), in the order first seen: {@link #CALLS} ... {@link #LOCKS}; a row is a method index. */
+    final CountTable methods = new CountTable(4, 256);
 
-    /** Allocations, acquisitions and throws per (method index + 1, class id). */
-    final PairCounts allocsBySite = new PairCounts();
-    final PairCounts locksBySite = new PairCounts();
-    final PairCounts throwsBySite = new PairCounts();
+    /** Allocations, acquisitions and throws per {@link #pairKey} (method index, class id). */
+    final CountTable allocsBySite = new CountTable(1, 64);
+    final CountTable locksBySite = new CountTable(1, 64);
+    final CountTable throwsBySite = new CountTable(1, 64);
 
-    /** The call path tree of all threads: node 0 is the root, a node's path is its parent's plus its method. */
-    private final LongIntMap pathIndex;
-    int[] pathParent;
-    int[] pathMethod;
-    long[] pathCalls;
-    int paths;
+    /**
+     * The call path tree of all threads, one row a node keyed by {@link #pathKey} (its parent node and
+     * its method index), counting calls; row 0 is the root.
+     */
+    final CountTable paths;
     long pathsDropped;
 
     long unmatchedExits;
@@ -61,16 +60,43 @@ public final class TraceCounts implements TraceWriter {
     public TraceCounts(int pathDepth) {
         this.pathDepth = pathDepth;
         if (pathDepth > 0) {
-            pathIndex = new LongIntMap(4096);
-            pathParent = new int[1024];
-            pathMethod = new int[1024];
-            pathCalls = new long[1024];
-            pathParent[0] = -1;
-            pathMethod[0] = NO_METHOD;
-            paths = 1;
+            paths = new CountTable(1, 1024, MAX_PATHS);
+            paths.row(ROOT_PATH);
         } else {
-            pathIndex = null;
+            paths = null;
         }
+    }
+
+    /** The key of the root of the call path tree. */
+    private static final long ROOT_PATH = -1;
+
+    /** The key of a (method index, class id) pair; the method index -1 for none. */
+    static long pairKey(int method, int classId) {
+        return ((long) (method + 1) << 32) | (classId & 0xFFFF_FFFFL);
+    }
+
+    /** The method index of a {@link #pairKey}, -1 for none. */
+    static int pairMethod(long key) {
+        return (int) (key >>> 32) - 1;
+    }
+
+    /** The class id of a {@link #pairKey}. */
+    static int pairClass(long key) {
+        return (int) key;
+    }
+
+    private static long pathKey(int parent, int method) {
+        return ((long) parent << 32) | (method & 0xFFFF_FFFFL);
+    }
+
+    /** The parent node of call path node {@code n} (not the root). */
+    int pathParent(int n) {
+        return (int) (paths.key(n) >>> 32);
+    }
+
+    /** The method index of call path node {@code n} (not the root). */
+    int pathMethod(int n) {
+        return (int) paths.key(n);
     }
 
     /** The counts of a trace with no records, finished: the base of a trace compared with nothing. */
@@ -93,134 +119,101 @@ public final class TraceCounts implements TraceWriter {
         return exitKindsKnown;
     }
 
-    /** One thread's open frames: method index and call path node of each. */
-    private final class ThreadFrames {
+    /**
+     * One thread's counting, a listener of the thread's {@link CallModel}: which call an exit ends,
+     * and what an exit without entry or a lost exit is, are the model's rules, as in every view.
+     * Per open call it keeps the method index and the call path node.
+     */
+    private final class ThreadFrames implements CallModel.Listener<RuntimeException> {
         final long key;
-        int[] method = new int[64];
-        int[] node = new int[64];
-        int depth;
+        private final CallModel<RuntimeException> model = new CallModel<>(this);
+        private int[] method = new int[64];
+        private int[] node = new int[64];
         /** The method and bytecode index of a throw whose EXCEPTION_OBJECT comes next, or -2. */
-        int throwing = -2;
+        private int throwing = -2;
 
         ThreadFrames(long key) {
             this.key = key;
         }
 
-        void record(int type, long value, int aux) {
+        void record(int type, long value, int aux, long time) {
+            model.record(type, value, aux, time);
             switch (type) {
-                case MtlogFormat.METHOD_ENTRY -> enter(methodIndex(value));
-                case MtlogFormat.METHOD_EXIT -> exit(methodIndex(value), aux == 0);
                 case MtlogFormat.LOCK_ACQUIRE -> {
-                    int m = current();
-                    if (m >= 0) {
-                        locks[m]++;
-                    }
-                    locksBySite.add(m, MtlogFormat.classIdOf(value));
+                    count(LOCKS, locksBySite, value);
                 }
                 case MtlogFormat.OBJECT_ALLOC -> {
-                    int m = current();
-                    if (m >= 0) {
-                        allocs[m]++;
-                    }
-                    allocsBySite.add(m, MtlogFormat.classIdOf(value));
+                    count(ALLOCS, allocsBySite, value);
                 }
                 case MtlogFormat.EXCEPTION_THROW -> {
-                    throwing = methodIndex(value);
+                    throwing = methods.row(value);
                     return;
                 }
                 case MtlogFormat.EXCEPTION_OBJECT -> {
                     if (throwing != -2) {
-                        throwsBySite.add(throwing, MtlogFormat.classIdOf(value));
+                        increment(throwsBySite, pairKey(throwing, MtlogFormat.classIdOf(value)));
                     }
                 }
                 default -> {
+                    // entries and exits are the model's
                 }
             }
             throwing = -2;
         }
 
-        private int current() {
-            return depth > 0 ? method[depth - 1] : NO_METHOD;
+        /** Counts an allocation or acquisition of {@code object}'s class in the running method. */
+        private void count(int counter, CountTable bySite, long object) {
+            int calls = model.calls();
+            int m = calls > 0 ? method[calls - 1] : NO_METHOD;
+            if (m >= 0) {
+                methods.add(m, counter, 1);
+            }
+            increment(bySite, pairKey(m, MtlogFormat.classIdOf(object)));
         }
 
-        private void enter(int m) {
-            calls[m]++;
+        @Override
+        public void enter(int frame, long seq, long methodId, long time) {
+            int m = methods.row(methodId);
+            methods.add(m, CALLS, 1);
             int n = -1;
             if (pathDepth > 0) {
-                int parent = depth == 0 ? 0 : node[depth - 1];
-                if (parent >= 0 && depth < pathDepth) {
-                    n = pathChild(parent, m);
+                int parent = frame == 0 ? 0 : node[frame - 1];
+                if (parent >= 0 && frame < pathDepth) {
+                    n = paths.row(pathKey(parent, m));
                     if (n >= 0) {
-                        pathCalls[n]++;
+                        paths.add(n, 0, 1);
                     } else {
                         pathsDropped++;
                     }
                 }
             }
-            if (depth == method.length) {
-                method = Arrays.copyOf(method, depth * 2);
-                node = Arrays.copyOf(node, depth * 2);
+            if (frame == method.length) {
+                method = Arrays.copyOf(method, frame * 2);
+                node = Arrays.copyOf(node, frame * 2);
             }
-            method[depth] = m;
-            node[depth] = n;
-            depth++;
+            method[frame] = m;
+            node[frame] = n;
         }
 
-        private void exit(int m, boolean exception) {
-            int i = depth - 1;
-            while (i >= 0 && method[i] != m) {
-                i--;
+        @Override
+        public void exit(int frame, int end, long seq, int bci, long time, long duration, long self) {
+            if (end == CallModel.THREW && exitKindsKnown) {
+                methods.add(method[frame], EXCEPTION_EXITS, 1);
             }
-            if (i < 0) {
-                unmatchedExits++; // entered before the records began
-            } else {
-                depth = i; // frames above it lost their exits: they end with it
-            }
-            if (exception && exitKindsKnown) {
-                exceptionExits[m]++;
+        }
+
+        @Override
+        public void exitWithoutEntry(long methodId, int end, long seq, int bci, long time, int depth) {
+            int m = methods.row(methodId);
+            unmatchedExits++; // entered before the records began
+            if (end == CallModel.THREW && exitKindsKnown) {
+                methods.add(m, EXCEPTION_EXITS, 1);
             }
         }
     }
 
-    private int methodIndex(long id) {
-        int m = methodIndex.get(id);
-        if (m != LongIntMap.MISSING) {
-            return m;
-        }
-        if (methods == methodId.length) {
-            int n = methods * 2;
-            methodId = Arrays.copyOf(methodId, n);
-            calls = Arrays.copyOf(calls, n);
-            exceptionExits = Arrays.copyOf(exceptionExits, n);
-            allocs = Arrays.copyOf(allocs, n);
-            locks = Arrays.copyOf(locks, n);
-        }
-        m = methods++;
-        methodId[m] = id;
-        methodIndex.put(id, m);
-        return m;
-    }
-
-    private int pathChild(int parent, int m) {
-        long key = ((long) parent << 32) | (m & 0xFFFF_FFFFL);
-        int n = pathIndex.get(key);
-        if (n != LongIntMap.MISSING) {
-            return n;
-        }
-        if (paths >= MAX_PATHS) {
-            return -1;
-        }
-        if (paths == pathParent.length) {
-            int len = paths * 2;
-            pathParent = Arrays.copyOf(pathParent, len);
-            pathMethod = Arrays.copyOf(pathMethod, len);
-            pathCalls = Arrays.copyOf(pathCalls, len);
-        }
-        n = paths++;
-        pathParent[n] = parent;
-        pathMethod[n] = m;
-        pathIndex.put(key, n);
-        return n;
+    private static void increment(CountTable table, long key) {
+        table.add(table.row(key), 0, 1);
     }
 
     @Override
@@ -236,7 +229,7 @@ public final class TraceCounts implements TraceWriter {
             last = t;
         }
         for (int i = from; i < to; i++) {
-            t.record(type[i], value[i], aux[i]);
+            t.record(type[i], value[i], aux[i], time[i]);
         }
     }
 
@@ -270,32 +263,5 @@ public final class TraceCounts implements TraceWriter {
     @Override
     public void close() {
         // nothing on disk
-    }
-
-    /** Counts per (method index, class id), the method index -1 for none. */
-    static final class PairCounts {
-        private final LongIntMap index = new LongIntMap(256);
-        int[] method = new int[64];
-        int[] classId = new int[64];
-        long[] count = new long[64];
-        int size;
-
-        void add(int m, int cls) {
-            long key = ((long) (m + 1) << 32) | (cls & 0xFFFF_FFFFL);
-            int i = index.get(key);
-            if (i == LongIntMap.MISSING) {
-                if (size == method.length) {
-                    int n = size * 2;
-                    method = Arrays.copyOf(method, n);
-                    classId = Arrays.copyOf(classId, n);
-                    count = Arrays.copyOf(count, n);
-                }
-                i = size++;
-                method[i] = m;
-                classId[i] = cls;
-                index.put(key, i);
-            }
-            count[i]++;
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.minitrace.views.diff;
 
 import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.util.CountTable;
 import dev.minitrace.converter.util.LongIntMap;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,20 +69,21 @@ public final class TraceDiff {
 
     private void add(TraceCounts t, int side) {
         MtlogInfo info = t.info();
-        int[] method = new int[t.methods];
-        for (int m = 0; m < t.methods; m++) {
-            method[m] = method(info.methods().get(t.methodId[m]), t.methodId[m]);
+        CountTable methods = t.methods;
+        int[] method = new int[methods.rows()];
+        for (int m = 0; m < method.length; m++) {
+            method[m] = method(info.methods().get(methods.key(m)), methods.key(m));
         }
         switch (by) {
             case METHOD -> {
-                for (int m = 0; m < t.methods; m++) {
+                for (int m = 0; m < method.length; m++) {
                     int c = method[m];
                     if (selected[c]) {
                         int r = row(c, 0);
-                        put(r, 0, side, t.calls[m]);
-                        put(r, 1, side, t.exceptionExits[m]);
-                        put(r, 2, side, t.allocs[m]);
-                        put(r, 3, side, t.locks[m]);
+                        put(r, 0, side, methods.get(m, TraceCounts.CALLS));
+                        put(r, 1, side, methods.get(m, TraceCounts.EXCEPTION_EXITS));
+                        put(r, 2, side, methods.get(m, TraceCounts.ALLOCS));
+                        put(r, 3, side, methods.get(m, TraceCounts.LOCKS));
                     }
                 }
             }
@@ -92,13 +94,13 @@ public final class TraceDiff {
                 if (!t.hasPaths()) {
                     throw new IllegalStateException("the trace was counted without call paths");
                 }
-                int[] merged = new int[t.paths];
+                int[] merged = new int[t.paths.rows()];
                 merged[0] = 0;
-                for (int n = 1; n < t.paths; n++) {
-                    int c = method[t.pathMethod[n]];
-                    merged[n] = row(merged[t.pathParent[n]], c);
+                for (int n = 1; n < merged.length; n++) {
+                    int c = method[t.pathMethod(n)];
+                    merged[n] = row(merged[t.pathParent(n)], c);
                     if (selected[c]) {
-                        put(merged[n], 0, side, t.pathCalls[n]);
+                        put(merged[n], 0, side, t.paths.get(n, 0));
                     }
                 }
             }
@@ -106,14 +108,15 @@ public final class TraceDiff {
         }
     }
 
-    private void pairs(TraceCounts.PairCounts p, int[] method, MtlogInfo info, int side, boolean classOnly) {
-        for (int i = 0; i < p.size; i++) {
-            int m = p.method[i] < 0 ? -1 : method[p.method[i]];
+    private void pairs(CountTable p, int[] method, MtlogInfo info, int side, boolean classOnly) {
+        for (int i = 0; i < p.rows(); i++) {
+            int pm = TraceCounts.pairMethod(p.key(i));
+            int m = pm < 0 ? -1 : method[pm];
             if (m < 0 ? !filter.test(null, null) : !selected[m]) {
                 continue;
             }
-            int c = className(info, p.classId[i]);
-            put(classOnly ? row(c, 0) : row(c, m), 0, side, p.count[i]);
+            int c = className(info, TraceCounts.pairClass(p.key(i)));
+            put(classOnly ? row(c, 0) : row(c, m), 0, side, p.get(i, 0));
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.minitrace.views.report;
 
-import dev.minitrace.converter.util.LongIntMap;
-import java.util.Arrays;
+import dev.minitrace.converter.util.CountTable;
 
 /**
  * Allocations per site (the allocating method and bytecode index) and per class. A site allocates
@@ -11,59 +10,72 @@ import java.util.Arrays;
 final class AllocationStats {
     static final int MAX_SITES = 100_000;
 
-    private final LongIntMap siteIndex = new LongIntMap(1024);
-    /** Method index of the site's frame, -1 when no traced method was running. */
-    int[] siteMethod = new int[256];
-    int[] siteBci = new int[256];
-    long[] siteClass = new long[256];
-    boolean[] siteMixed = new boolean[256];
-    long[] siteCount = new long[256];
-    int sites;
+    private static final int SITE_CLASS = 0;
+    private static final int SITE_MIXED = 1;
+    private static final int SITE_COUNT = 2;
+
+    /** Per site, keyed by (method index + 1, bytecode index): its class, whether it is mixed, its count. */
+    private final CountTable sites = new CountTable(3, 256, MAX_SITES);
     long unsited;
 
-    private final LongIntMap classIndex = new LongIntMap(256);
-    long[] classId = new long[64];
-    long[] classCount = new long[64];
-    int classes;
+    /** Per class id: the allocations. */
+    private final CountTable classes = new CountTable(1, 64);
     long total;
 
     void add(int methodIndex, int bci, long objectId) {
         total++;
         long cls = objectId >>> 32;
-        int c = classIndex.get(cls);
-        if (c == LongIntMap.MISSING) {
-            if (classes == classId.length) {
-                classId = Arrays.copyOf(classId, classes * 2);
-                classCount = Arrays.copyOf(classCount, classes * 2);
-            }
-            c = classes++;
-            classId[c] = cls;
-            classIndex.put(cls, c);
+        classes.add(classes.row(cls), 0, 1);
+        int known = sites.rows();
+        int s = sites.row(((long) (methodIndex + 1) << 32) | (bci & 0xFFFF_FFFFL));
+        if (s == CountTable.FULL) {
+            unsited++;
+            return;
         }
-        classCount[c]++;
-        long key = ((long) (methodIndex + 1) << 32) | (bci & 0xFFFF_FFFFL);
-        int s = siteIndex.get(key);
-        if (s == LongIntMap.MISSING) {
-            if (sites >= MAX_SITES) {
-                unsited++;
-                return;
-            }
-            if (sites == siteMethod.length) {
-                int n = sites * 2;
-                siteMethod = Arrays.copyOf(siteMethod, n);
-                siteBci = Arrays.copyOf(siteBci, n);
-                siteClass = Arrays.copyOf(siteClass, n);
-                siteMixed = Arrays.copyOf(siteMixed, n);
-                siteCount = Arrays.copyOf(siteCount, n);
-            }
-            s = sites++;
-            siteMethod[s] = methodIndex;
-            siteBci[s] = bci;
-            siteClass[s] = cls;
-            siteIndex.put(key, s);
-        } else if (siteClass[s] != cls) {
-            siteMixed[s] = true;
+        if (s == known) {
+            sites.set(s, SITE_CLASS, cls);
+        } else if (sites.get(s, SITE_CLASS) != cls) {
+            sites.set(s, SITE_MIXED, 1);
         }
-        siteCount[s]++;
+        sites.add(s, SITE_COUNT, 1);
+    }
+
+    /** The number of sites. */
+    int sites() {
+        return sites.rows();
+    }
+
+    /** The method index of site {@code s}'s frame, -1 when no traced method was running. */
+    int siteMethod(int s) {
+        return (int) (sites.key(s) >>> 32) - 1;
+    }
+
+    int siteBci(int s) {
+        return (int) sites.key(s);
+    }
+
+    long siteClass(int s) {
+        return sites.get(s, SITE_CLASS);
+    }
+
+    boolean siteMixed(int s) {
+        return sites.get(s, SITE_MIXED) != 0;
+    }
+
+    long siteCount(int s) {
+        return sites.get(s, SITE_COUNT);
+    }
+
+    /** The number of classes. */
+    int classes() {
+        return classes.rows();
+    }
+
+    long classId(int c) {
+        return classes.key(c);
+    }
+
+    long classCount(int c) {
+        return classes.get(c, 0);
     }
 }

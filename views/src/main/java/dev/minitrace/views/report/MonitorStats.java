@@ -1,7 +1,6 @@
 package dev.minitrace.views.report;
 
-import dev.minitrace.converter.util.LongIntMap;
-import java.util.Arrays;
+import dev.minitrace.converter.util.CountTable;
 
 /**
  * Per monitor (object id): acquisitions, holds (outermost acquire to its release), their total and
@@ -13,101 +12,57 @@ final class MonitorStats {
     /** Thread ordinals kept per monitor for the page. */
     static final int NAMED_THREADS = 4;
 
-    private final LongIntMap index = new LongIntMap(1024);
-    long[] object = new long[256];
-    long[] acquisitions = new long[256];
-    long[] holds = new long[256];
-    long[] holdTime = new long[256];
-    long[] longest = new long[256];
-    int[] threads = new int[256];
-    int[] lastThread = new int[256];
-    int[] named = new int[256 * NAMED_THREADS];
-    int size;
+    static final int ACQUISITIONS = 0;
+    static final int HOLD_TIME = 1;
+    static final int LONGEST = 2;
+    static final int HOLDS = 3;
+    static final int THREADS = 4;
+    /** The last thread's ordinal + 1 (0: none yet). */
+    static final int LAST_THREAD = 5;
+    /** The first {@link #NAMED_THREADS} threads' ordinals. */
+    static final int NAMED = 6;
+
+    /** Per monitor (the row's key, an object id): {@link #ACQUISITIONS} ... {@link #NAMED}. */
+    final CountTable monitors = new CountTable(NAMED + NAMED_THREADS, 256, MAX_MONITORS);
     long unlisted;
 
-    private final LongIntMap classIndex = new LongIntMap(256);
-    long[] classId = new long[64];
-    long[] classAcquisitions = new long[64];
-    long[] classHoldTime = new long[64];
-    long[] classLongest = new long[64];
-    int classes;
+    /** Per class of monitor (the row's key): {@link #ACQUISITIONS}, {@link #HOLD_TIME}, {@link #LONGEST}. */
+    final CountTable classes = new CountTable(LONGEST + 1, 64);
 
     /** A monitor acquire by thread {@code thread} (an ordinal). */
     void acquire(long objectId, int thread) {
-        int c = classSlot(objectId >>> 32);
-        classAcquisitions[c]++;
-        int i = slot(objectId);
-        if (i < 0) {
+        classes.add(classes.row(objectId >>> 32), ACQUISITIONS, 1);
+        int i = monitors.row(objectId);
+        if (i == CountTable.FULL) {
+            unlisted++;
             return;
         }
-        acquisitions[i]++;
-        if (lastThread[i] != thread) {
+        monitors.add(i, ACQUISITIONS, 1);
+        if (monitors.get(i, LAST_THREAD) != thread + 1) {
             // threads are written one after another, so a monitor meets each thread in one run
-            if (threads[i] < NAMED_THREADS) {
-                named[i * NAMED_THREADS + threads[i]] = thread;
+            long threads = monitors.get(i, THREADS);
+            if (threads < NAMED_THREADS) {
+                monitors.set(i, NAMED + (int) threads, thread);
             }
-            threads[i]++;
-            lastThread[i] = thread;
+            monitors.set(i, THREADS, threads + 1);
+            monitors.set(i, LAST_THREAD, thread + 1);
         }
     }
 
     /** The end of an outermost hold of {@code durationNanos} (unknown: -1). */
     void hold(long objectId, long durationNanos) {
-        int c = classSlot(objectId >>> 32);
-        int i = index.get(objectId);
-        if (i != LongIntMap.MISSING) {
-            holds[i]++;
+        int c = classes.row(objectId >>> 32);
+        int i = monitors.find(objectId);
+        if (i != CountTable.FULL) {
+            monitors.add(i, HOLDS, 1);
         }
         if (durationNanos >= 0) {
-            classHoldTime[c] += durationNanos;
-            classLongest[c] = Math.max(classLongest[c], durationNanos);
-            if (i != LongIntMap.MISSING) {
-                holdTime[i] += durationNanos;
-                longest[i] = Math.max(longest[i], durationNanos);
+            classes.add(c, HOLD_TIME, durationNanos);
+            classes.max(c, LONGEST, durationNanos);
+            if (i != CountTable.FULL) {
+                monitors.add(i, HOLD_TIME, durationNanos);
+                monitors.max(i, LONGEST, durationNanos);
             }
         }
-    }
-
-    private int slot(long objectId) {
-        int i = index.get(objectId);
-        if (i != LongIntMap.MISSING) {
-            return i;
-        }
-        if (size >= MAX_MONITORS) {
-            unlisted++;
-            return -1;
-        }
-        if (size == object.length) {
-            int n = size * 2;
-            object = Arrays.copyOf(object, n);
-            acquisitions = Arrays.copyOf(acquisitions, n);
-            holds = Arrays.copyOf(holds, n);
-            holdTime = Arrays.copyOf(holdTime, n);
-            longest = Arrays.copyOf(longest, n);
-            threads = Arrays.copyOf(threads, n);
-            lastThread = Arrays.copyOf(lastThread, n);
-            named = Arrays.copyOf(named, n * NAMED_THREADS);
-        }
-        object[size] = objectId;
-        lastThread[size] = -1;
-        index.put(objectId, size);
-        return size++;
-    }
-
-    private int classSlot(long cls) {
-        int c = classIndex.get(cls);
-        if (c == LongIntMap.MISSING) {
-            if (classes == classId.length) {
-                int n = classes * 2;
-                classId = Arrays.copyOf(classId, n);
-                classAcquisitions = Arrays.copyOf(classAcquisitions, n);
-                classHoldTime = Arrays.copyOf(classHoldTime, n);
-                classLongest = Arrays.copyOf(classLongest, n);
-            }
-            c = classes++;
-            classId[c] = cls;
-            classIndex.put(cls, c);
-        }
-        return c;
     }
 }

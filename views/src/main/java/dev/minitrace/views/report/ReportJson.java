@@ -9,6 +9,7 @@ import dev.minitrace.converter.jfr.JvmFacts;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.mtlog.Names;
+import dev.minitrace.converter.util.CountTable;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -298,52 +299,54 @@ final class ReportJson {
         AllocationStats a = agg.allocations;
         g.writeNumberField("allocations", a.total);
         g.writeArrayFieldStart("allocationSites");
-        for (int i : top(a.sites, Comparator.<Integer>comparingLong(i -> -a.siteCount[i]).thenComparingInt(i -> i))) {
+        for (int i : top(a.sites(), Comparator.<Integer>comparingLong(i -> -a.siteCount(i)).thenComparingInt(i -> i))) {
             g.writeStartObject();
-            g.writeNumberField("method", methodName(a.siteMethod[i] < 0 ? -4 : a.siteMethod[i]));
-            g.writeNumberField("bci", a.siteBci[i]);
-            g.writeStringField("class", a.siteMixed[i] ? names.className(a.siteClass[i]) + " and others" : names.className(a.siteClass[i]));
-            g.writeNumberField("count", a.siteCount[i]);
+            g.writeNumberField("method", methodName(a.siteMethod(i) < 0 ? -4 : a.siteMethod(i)));
+            g.writeNumberField("bci", a.siteBci(i));
+            g.writeStringField("class", a.siteMixed(i) ? names.className(a.siteClass(i)) + " and others" : names.className(a.siteClass(i)));
+            g.writeNumberField("count", a.siteCount(i));
             g.writeEndObject();
         }
         g.writeEndArray();
         g.writeArrayFieldStart("allocationClasses");
-        for (int i : top(a.classes, Comparator.<Integer>comparingLong(i -> -a.classCount[i]).thenComparingInt(i -> i))) {
+        for (int i : top(a.classes(), Comparator.<Integer>comparingLong(i -> -a.classCount(i)).thenComparingInt(i -> i))) {
             g.writeStartObject();
-            g.writeStringField("class", names.className(a.classId[i]));
-            g.writeNumberField("count", a.classCount[i]);
+            g.writeStringField("class", names.className(a.classId(i)));
+            g.writeNumberField("count", a.classCount(i));
             g.writeEndObject();
         }
         g.writeEndArray();
     }
 
     private void monitors() throws IOException {
-        MonitorStats m = agg.monitors;
+        CountTable m = agg.monitors.monitors;
         g.writeArrayFieldStart("monitors");
-        for (int i : top(m.size, Comparator.<Integer>comparingLong(i -> -m.acquisitions[i]).thenComparingLong(i -> -m.holdTime[i])
-                .thenComparingInt(i -> i))) {
+        for (int i : top(m.rows(), Comparator.<Integer>comparingLong(i -> -m.get(i, MonitorStats.ACQUISITIONS))
+                .thenComparingLong(i -> -m.get(i, MonitorStats.HOLD_TIME)).thenComparingInt(i -> i))) {
             g.writeStartObject();
-            g.writeStringField("monitor", names.object(m.object[i]));
-            g.writeNumberField("acquisitions", m.acquisitions[i]);
-            g.writeNumberField("holds", m.holds[i]);
-            g.writeNumberField("holdTime", m.holdTime[i]);
-            g.writeNumberField("longest", m.longest[i]);
-            g.writeNumberField("threads", m.threads[i]);
+            g.writeStringField("monitor", names.object(m.key(i)));
+            g.writeNumberField("acquisitions", m.get(i, MonitorStats.ACQUISITIONS));
+            g.writeNumberField("holds", m.get(i, MonitorStats.HOLDS));
+            g.writeNumberField("holdTime", m.get(i, MonitorStats.HOLD_TIME));
+            g.writeNumberField("longest", m.get(i, MonitorStats.LONGEST));
+            long threads = m.get(i, MonitorStats.THREADS);
+            g.writeNumberField("threads", threads);
             g.writeArrayFieldStart("threadNames");
-            for (int k = 0; k < Math.min(m.threads[i], MonitorStats.NAMED_THREADS); k++) {
-                g.writeString(names.thread(agg.threads.get(m.named[i * MonitorStats.NAMED_THREADS + k]).key));
+            for (int k = 0; k < Math.min(threads, MonitorStats.NAMED_THREADS); k++) {
+                g.writeString(names.thread(agg.threads.get((int) m.get(i, MonitorStats.NAMED + k)).key));
             }
             g.writeEndArray();
             g.writeEndObject();
         }
         g.writeEndArray();
         g.writeArrayFieldStart("monitorClasses");
-        for (int i : top(m.classes, Comparator.<Integer>comparingLong(i -> -m.classAcquisitions[i]).thenComparingInt(i -> i))) {
+        CountTable c = agg.monitors.classes;
+        for (int i : top(c.rows(), Comparator.<Integer>comparingLong(i -> -c.get(i, MonitorStats.ACQUISITIONS)).thenComparingInt(i -> i))) {
             g.writeStartObject();
-            g.writeStringField("class", names.className(m.classId[i]));
-            g.writeNumberField("acquisitions", m.classAcquisitions[i]);
-            g.writeNumberField("holdTime", m.classHoldTime[i]);
-            g.writeNumberField("longest", m.classLongest[i]);
+            g.writeStringField("class", names.className(c.key(i)));
+            g.writeNumberField("acquisitions", c.get(i, MonitorStats.ACQUISITIONS));
+            g.writeNumberField("holdTime", c.get(i, MonitorStats.HOLD_TIME));
+            g.writeNumberField("longest", c.get(i, MonitorStats.LONGEST));
             g.writeEndObject();
         }
         g.writeEndArray();

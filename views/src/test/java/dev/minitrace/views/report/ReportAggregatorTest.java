@@ -91,18 +91,18 @@ class ReportAggregatorTest {
     void monitorsAllocationsAndExceptions() throws Exception {
         ReportAggregator a = aggregate();
         MonitorStats mon = a.monitors;
-        assertEquals(1, mon.size);
-        assertEquals(3, mon.acquisitions[0], "the reentrant acquire counts");
-        assertEquals(2, mon.holds[0], "one hold per thread: the reentrant one is inside the outer");
-        assertEquals(4 * MS + 1 * MS, mon.holdTime[0]);
-        assertEquals(4 * MS, mon.longest[0]);
-        assertEquals(2, mon.threads[0]);
+        assertEquals(1, mon.monitors.rows());
+        assertEquals(3, mon.monitors.get(0, MonitorStats.ACQUISITIONS), "the reentrant acquire counts");
+        assertEquals(2, mon.monitors.get(0, MonitorStats.HOLDS), "one hold per thread: the reentrant one is inside the outer");
+        assertEquals(4 * MS + 1 * MS, mon.monitors.get(0, MonitorStats.HOLD_TIME));
+        assertEquals(4 * MS, mon.monitors.get(0, MonitorStats.LONGEST));
+        assertEquals(2, mon.monitors.get(0, MonitorStats.THREADS));
         AllocationStats al = a.allocations;
         assertEquals(1, al.total);
-        assertEquals(1, al.sites);
-        assertEquals(a.methods.indexOf(REC), al.siteMethod[0]);
-        assertEquals(4, al.siteBci[0]);
-        assertEquals(2, al.siteClass[0]);
+        assertEquals(1, al.sites());
+        assertEquals(a.methods.indexOf(REC), al.siteMethod(0));
+        assertEquals(4, al.siteBci(0));
+        assertEquals(2, al.siteClass(0));
         MethodStats m = a.methods;
         assertEquals(1, m.exceptionExits[m.indexOf(THROWER)]);
         assertEquals(1, m.thrown[m.indexOf(THROWER)], "the exception began in thrower");

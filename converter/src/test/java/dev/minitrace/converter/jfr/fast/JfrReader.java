@@ -1,5 +1,6 @@
 package dev.minitrace.converter.jfr.fast;
 
+import dev.minitrace.converter.util.FileReads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -150,13 +151,10 @@ final class JfrReader {
         }
 
         private void readFully(ByteBuffer dst, long position, int chunk) throws IOException {
-            long p = position;
-            while (dst.hasRemaining()) {
-                int r = channel.read(dst, p);
-                if (r < 0) {
-                    throw new JfrFormatException(chunk, p, "File shrank while being read", null);
-                }
-                p += r;
+            int wanted = dst.remaining();
+            int read = FileReads.readAt(channel, dst, position);
+            if (read < wanted) {
+                throw new JfrFormatException(chunk, position + read, "File shrank while being read", null);
             }
         }
     }

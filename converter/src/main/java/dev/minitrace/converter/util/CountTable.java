@@ -1,0 +1,96 @@
+package dev.minitrace.converter.util;
+
+import java.util.Arrays;
+
+/**
+ * Rows of {@code long} counters keyed by a {@code long} (a method id, a (method, class) pair, a step
+ * of a call path, an allocation site), numbered densely in the order their keys are first seen: the
+ * one table behind the views' counts per method, site, monitor class and call path. Every counter
+ * is in one array, row after row, so a row is no object and growing is one copy; a bound on the
+ * rows keeps memory bounded for any trace, and the caller counts what it turns away.
+ */
+public final class CountTable {
+    /** What {@link #row} returns for a new key once the table holds its bound of rows. */
+    public static final int FULL = -1;
+
+    private final int width;
+    private final int limit;
+    private final LongIntMap index;
+    private long[] keys;
+    private long[] cells;
+    private int rows;
+
+    /** A table of {@code width} counters a row, room for about {@code expected} rows, no bound. */
+    public CountTable(int width, int expected) {
+        this(width, expected, Integer.MAX_VALUE);
+    }
+
+    /** A table of {@code width} counters a row, room for about {@code expected} rows, at most {@code limit} rows. */
+    public CountTable(int width, int expected, int limit) {
+        if (width < 1 || expected < 1 || limit < 0) {
+            throw new IllegalArgumentException("width " + width + ", expected " + expected + ", limit " + limit);
+        }
+        this.width = width;
+        this.limit = limit;
+        this.index = new LongIntMap(expected);
+        this.keys = new long[expected];
+        this.cells = new long[expected * width];
+    }
+
+    /** The row of {@code key}, added with its counters at 0 when new; {@link #FULL} when new and the table is full. */
+    public int row(long key) {
+        int r = index.get(key);
+        if (r != LongIntMap.MISSING) {
+            return r;
+        }
+        if (rows >= limit) {
+            return FULL;
+        }
+        if (rows == keys.length) {
+            keys = Arrays.copyOf(keys, rows * 2);
+            cells = Arrays.copyOf(cells, rows * 2 * width);
+        }
+        keys[rows] = key;
+        index.put(key, rows);
+        return rows++;
+    }
+
+    /** The row of {@code key}, or {@link #FULL} when it has none. */
+    public int find(long key) {
+        int r = index.get(key);
+        return r == LongIntMap.MISSING ? FULL : r;
+    }
+
+    /** The number of rows. */
+    public int rows() {
+        return rows;
+    }
+
+    /** The key of {@code row}. */
+    public long key(int row) {
+        return keys[row];
+    }
+
+    /** Counter {@code counter} of {@code row}. */
+    public long get(int row, int counter) {
+        return cells[row * width + counter];
+    }
+
+    /** Adds {@code n} to counter {@code counter} of {@code row}. */
+    public void add(int row, int counter, long n) {
+        cells[row * width + counter] += n;
+    }
+
+    /** Raises counter {@code counter} of {@code row} to {@code value} if it is below. */
+    public void max(int row, int counter, long value) {
+        int i = row * width + counter;
+        if (cells[i] < value) {
+            cells[i] = value;
+        }
+    }
+
+    /** Sets counter {@code counter} of {@code row}. */
+    public void set(int row, int counter, long value) {
+        cells[row * width + counter] = value;
+    }
+}
