@@ -84,6 +84,18 @@ public final class AppsBench {
 
     static final Map<String, App> APPS = new LinkedHashMap<>();
 
+    /** Where the build put the apps' jars, the workloads' classes and the input sources. */
+    record Layout(Path appsDir, Path classes, Path src) {
+        static Layout of(Path root) throws BenchArgs.Usage {
+            Path appsDir = root.resolve("bench/target/apps");
+            Layout l = new Layout(appsDir, root.resolve("bench/target/classes"), appsDir.resolve("inputs/commons-lang3-src"));
+            if (!Files.isDirectory(l.src()) || !Files.isDirectory(l.classes())) {
+                throw new BenchArgs.Usage("the apps are not resolved: run 'mvn -B -DskipTests package' first (" + appsDir + " is missing)");
+            }
+            return l;
+        }
+    }
+
     static {
         // Arguments: {src} is the unpacked sources of the input library, {work} a scratch folder.
         APPS.put("ecj", new App("ecj", "org.eclipse.jdt:ecj compiles the sources of org.apache.commons:commons-lang3 (2 times)",
@@ -172,12 +184,10 @@ public final class AppsBench {
             configs = both;
         }
         Path root = BenchPaths.projectRoot();
-        Path appsDir = root.resolve("bench/target/apps");
-        Path classes = root.resolve("bench/target/classes");
-        Path src = appsDir.resolve("inputs/commons-lang3-src");
-        if (!Files.isDirectory(src) || !Files.isDirectory(classes)) {
-            throw new BenchArgs.Usage("the apps are not resolved: run 'mvn -B -DskipTests package' first (" + appsDir + " is missing)");
-        }
+        Layout layout = Layout.of(root);
+        Path appsDir = layout.appsDir();
+        Path classes = layout.classes();
+        Path src = layout.src();
         Path agent = BenchPaths.agentJar();
         Path jfc = root.resolve("jfc-profiles/minitrace.jfc");
         Path work = Files.createTempDirectory("mt-apps");

@@ -102,12 +102,10 @@ public final class CoverageBench {
     static int run(Options o) throws Exception {
         int feature = new ChildJvm(o.javaHome(), BenchPaths.benchJar()).featureVersion();
         Path root = BenchPaths.projectRoot();
-        Path appsDir = root.resolve("bench/target/apps");
-        Path classes = root.resolve("bench/target/classes");
-        Path src = appsDir.resolve("inputs/commons-lang3-src");
-        if (!Files.isDirectory(src) || !Files.isDirectory(classes)) {
-            throw new BenchArgs.Usage("the apps are not resolved: run 'mvn -B -DskipTests package' first (" + appsDir + " is missing)");
-        }
+        AppsBench.Layout layout = AppsBench.Layout.of(root);
+        Path appsDir = layout.appsDir();
+        Path classes = layout.classes();
+        Path src = layout.src();
         Path work = Files.createTempDirectory("mt-coverage");
         if (o.keep() != null) {
             Files.createDirectories(o.keep());
