@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JdkClassesVerifyIT {
     /** The modules the benchmark programs (ecj, H2, PMD) load besides java.base. */
     static final String BENCH_MODULES = "java.logging,java.sql,java.xml,java.management,java.naming,java.compiler,"
-            + "java.desktop,java.scripting,jdk.unsupported,jdk.zipfs,jdk.management";
+            + "java.desktop,java.scripting,jdk.unsupported,jdk.zipfs,jdk.management,jdk.localedata";
 
     @TempDir
     Path dir;

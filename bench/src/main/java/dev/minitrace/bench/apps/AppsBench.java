@@ -59,7 +59,7 @@ public final class AppsBench {
     static final String AGENT_IN_CHECKOUT = "injector/target/minitrace-agent.jar";
     static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager,heap,allall]"
             + " [--keep DIR] [--no-convert] [--against CHECKOUT]";
-    private static final String EVENTS = "method+lock+alloc";
+    static final String EVENTS = "method+lock+alloc";
 
     /** A real application: where its jars are, which packages are its own, how to run its workload. */
     record App(String name, String description, List<String> packages, String mainClass, List<String> args) {
@@ -67,9 +67,34 @@ public final class AppsBench {
         String includeFilter() {
             return String.join(";", packages.stream().map(p -> p + ".*").toList());
         }
+
+        /**
+         * What follows the JVM options on the child's command line: class path, main class, the
+         * workload's arguments ({@code src} the unpacked input sources, {@code scratch} a folder of its own).
+         */
+        List<String> launch(Path classes, Path appsDir, Path src, Path scratch) {
+            List<String> cmd = new ArrayList<>(List.of("-cp", classes + java.io.File.pathSeparator + appsDir.resolve(name + "/lib") + "/*",
+                    mainClass));
+            for (String arg : args) {
+                cmd.add(arg.replace("{src}", src.toString()).replace("{work}", scratch.toString()));
+            }
+            return cmd;
+        }
     }
 
     static final Map<String, App> APPS = new LinkedHashMap<>();
+
+    /** Where the build put the apps' jars, the workloads' classes and the input sources. */
+    record Layout(Path appsDir, Path classes, Path src) {
+        static Layout of(Path root) throws BenchArgs.Usage {
+            Path appsDir = root.resolve("bench/target/apps");
+            Layout l = new Layout(appsDir, root.resolve("bench/target/classes"), appsDir.resolve("inputs/commons-lang3-src"));
+            if (!Files.isDirectory(l.src()) || !Files.isDirectory(l.classes())) {
+                throw new BenchArgs.Usage("the apps are not resolved: run 'mvn -B -DskipTests package' first (" + appsDir + " is missing)");
+            }
+            return l;
+        }
+    }
 
     static {
         // Arguments: {src} is the unpacked sources of the input library, {work} a scratch folder.
@@ -159,12 +184,10 @@ public final class AppsBench {
             configs = both;
         }
         Path root = BenchPaths.projectRoot();
-        Path appsDir = root.resolve("bench/target/apps");
-        Path classes = root.resolve("bench/target/classes");
-        Path src = appsDir.resolve("inputs/commons-lang3-src");
-        if (!Files.isDirectory(src) || !Files.isDirectory(classes)) {
-            throw new BenchArgs.Usage("the apps are not resolved: run 'mvn -B -DskipTests package' first (" + appsDir + " is missing)");
-        }
+        Layout layout = Layout.of(root);
+        Path appsDir = layout.appsDir();
+        Path classes = layout.classes();
+        Path src = layout.src();
         Path agent = BenchPaths.agentJar();
         Path jfc = root.resolve("jfc-profiles/minitrace.jfc");
         Path work = Files.createTempDirectory("mt-apps");
@@ -222,12 +245,7 @@ public final class AppsBench {
                         case "jep520" -> cmd.addAll(TracerOptions.recording("jep520", jep520Jfc.get(name).toString(), recording));
                         default -> throw new IllegalStateException(config);
                     }
-                    cmd.add("-cp");
-                    cmd.add(classes + java.io.File.pathSeparator + appsDir.resolve(name + "/lib") + "/*");
-                    cmd.add(app.mainClass());
-                    for (String arg : app.args()) {
-                        cmd.add(arg.replace("{src}", src.toString()).replace("{work}", scratch.toString()));
-                    }
+                    cmd.addAll(app.launch(classes, appsDir, src, scratch));
                     Measured m = measure(cmd, work.resolve("child.log"), gnuTime ? time : null, null);
                     String result = m.resultLine();
                     if (m.exitCode() != 0 || result == null) {
@@ -267,9 +285,10 @@ public final class AppsBench {
                             if (config.equals("full")) {
                                 conversions.put(name, c);
                             }
-                            System.out.printf(Locale.ROOT, "  convert %-4s " + config + " %,d records, %d chunks, %.2f s, %.2f M records/s, %.0f MiB peak RSS%n",
-                                    name, c.records(), c.chunks(), c.m().wallSeconds(), c.records() / c.m().wallSeconds() / 1e6,
-                                    c.m().peakRssKb() / 1024.0);
+                            System.out.printf(Locale.ROOT, "  convert %-4s " + config
+                                    + " exit %d, %,d records (%,d allocations), %d chunks, %.2f s, %.2f M records/s, %.0f MiB peak RSS%n",
+                                    name, c.m().exitCode(), c.records(), c.allocations(), c.chunks(), c.m().wallSeconds(),
+                                    c.records() / c.m().wallSeconds() / 1e6, c.m().peakRssKb() / 1024.0);
                         }
                         if (o.keep() != null) {
                             System.out.println("  kept " + kept);
@@ -371,16 +390,25 @@ public final class AppsBench {
         return file;
     }
 
-    record Conversion(long bytes, long records, int chunks, Measured m) {
+    /** A finished {@code bin/mt-convert}; {@code allocations}: the OBJECT_ALLOC records of the trace. */
+    record Conversion(long bytes, long records, int chunks, long allocations, Measured m) {
     }
 
     private static final Pattern CONVERTED = Pattern.compile(": (\\d+) records, \\d+ threads, \\d+ GCs, (\\d+) chunks");
 
     private static Conversion convert(Path root, Path javaHome, Path recording, Path work, Path time) throws Exception {
         Path out = work.resolve("converted.mtlog");
+        try {
+            return convert(root, javaHome, recording, out, work, time);
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /** Converts {@code recording} to {@code out} with {@code bin/mt-convert} as users run it, and counts its allocations. */
+    static Conversion convert(Path root, Path javaHome, Path recording, Path out, Path work, Path time) throws Exception {
         List<String> cmd = List.of(root.resolve("bin/mt-convert").toString(), recording.toString(), out.toString());
         Measured m = measure(cmd, work.resolve("convert.log"), time, javaHome);
-        Files.deleteIfExists(out);
         Matcher matcher = CONVERTED.matcher(m.output());
         // 3: converted, with a warning that the recording itself lost data (reported in the log)
         if ((m.exitCode() != 0 && m.exitCode() != 3) || !matcher.find()) {
@@ -391,7 +419,8 @@ public final class AppsBench {
                 System.out.println("  " + line);
             }
         }
-        return new Conversion(Files.size(recording), Long.parseLong(matcher.group(1)), Integer.parseInt(matcher.group(2)), m);
+        return new Conversion(Files.size(recording), Long.parseLong(matcher.group(1)), Integer.parseInt(matcher.group(2)),
+                RecordedAllocations.read(out).allocations, m);
     }
 
     /** A finished child process. {@code cpuSeconds} (user + system) and {@code peakRssKb} are -1 when unknown. */

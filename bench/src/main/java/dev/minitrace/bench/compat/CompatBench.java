@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  * test the plain one passes; exit status 1 when it passes fewer.
  */
 public final class CompatBench {
-    static final String USAGE = "bench/run compat [--java JDK_HOME] [--suites lang3,collections4] [--keep DIR]";
+    static final String USAGE = "bench/run compat [--java JDK_HOME] [--suites lang3,collections4] [--include FILTER] [--alloc-scope traced|all]"
+            + " [--keep DIR]";
     private static final String EVENTS = "method+lock+alloc";
 
     /**
@@ -53,7 +54,8 @@ public final class CompatBench {
                         "org.apache.commons.collections4.map", "org.apache.commons.collections4.list", "org.apache.commons.collections4.set")));
     }
 
-    record Options(Path javaHome, List<String> suites, Path keep) {
+    /** {@code include}: the agent's include filter instead of the suite's packages (null: theirs); {@code allocScope} its alloc-scope=. */
+    record Options(Path javaHome, List<String> suites, String include, String allocScope, Path keep) {
     }
 
     private CompatBench() {
@@ -72,6 +74,8 @@ public final class CompatBench {
         Path javaHome = Path.of(System.getProperty("java.home"));
         List<String> suites = new ArrayList<>(SUITES.keySet());
         Path keep = null;
+        String include = null;
+        String allocScope = "traced";
         BenchArgs cli = new BenchArgs(args, USAGE);
         while (cli.hasNext()) {
             switch (cli.option()) {
@@ -86,6 +90,13 @@ public final class CompatBench {
                     }
                 }
                 case "--keep" -> keep = Path.of(cli.value());
+                case "--include" -> include = cli.value();
+                case "--alloc-scope" -> {
+                    allocScope = cli.value();
+                    if (!allocScope.equals("traced") && !allocScope.equals("all")) {
+                        throw new BenchArgs.Usage("--alloc-scope " + allocScope + ": expected traced or all");
+                    }
+                }
                 case "-h", "--help" -> {
                     cli.printUsage();
                     System.exit(0);
@@ -93,7 +104,7 @@ public final class CompatBench {
                 default -> throw cli.unknown();
             }
         }
-        return new Options(javaHome, suites, keep);
+        return new Options(javaHome, suites, include, allocScope, keep);
     }
 
     /** One launcher run: the summary counts, the failed tests' names, the measurements. */
@@ -125,9 +136,10 @@ public final class CompatBench {
             if (testsJar == null) {
                 throw new BenchArgs.Usage("no tests jar in " + lib + ": run 'mvn -B -DskipTests package' first");
             }
-            System.out.println("  " + name + ": " + suite.description() + "; traced packages " + suite.includeFilter());
+            String include = o.include() != null ? o.include() : suite.includeFilter();
+            System.out.println("  " + name + ": " + suite.description() + "; traced packages " + include + ", alloc-scope=" + o.allocScope());
             Path recording = work.resolve(name + ".jfr");
-            List<String> traced = List.of("-javaagent:" + agent + "=include=" + suite.includeFilter() + ",events=" + EVENTS,
+            List<String> traced = List.of("-javaagent:" + agent + "=include=" + include + ",events=" + EVENTS + ",alloc-scope=" + o.allocScope(),
                     "-XX:FlightRecorderOptions:memorysize=64m",
                     "-XX:StartFlightRecording:name=minitrace,settings=" + jfc + ",filename=" + recording + ",dumponexit=true,maxsize=0,disk=true");
             SuiteRun plain = runSuite(o.javaHome(), launcher, lib, suite, List.of(), work.resolve(name + "-plain"), time, null);
