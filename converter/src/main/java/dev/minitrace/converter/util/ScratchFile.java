@@ -12,7 +12,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * A temporary file the converter writes and reads back (records that wait on disk), created in
  * the folder given (beside the output, or the user's {@code --temp-dir}) and unlinked at once
  * where the platform allows it (POSIX keeps an open, unlinked file readable), so that no crash,
- * kill or full disk can leave it behind; elsewhere it is deleted when closed and at JVM exit.
+ * kill or full disk can leave it behind (but a SIGKILL landing between the creating open and the
+ * unlink); elsewhere it is deleted when closed and at JVM exit.
  */
 public final class ScratchFile implements AutoCloseable {
     private final Path path;
@@ -22,10 +23,13 @@ public final class ScratchFile implements AutoCloseable {
     /** Creates {@code dir/.NAME.<random>SUFFIX}, open for reading and writing. */
     public ScratchFile(Path dir, String name, String suffix) throws IOException {
         Path p;
+        FileChannel open;
         for (int attempt = 0; ; attempt++) {
             p = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + suffix);
             try {
-                Files.createFile(p);
+                // created and opened by one open(2), so a kill can only find the file in the instant before the unlink below
+                open = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                        StandardOpenOption.DELETE_ON_CLOSE);
                 break;
             } catch (FileAlreadyExistsException e) {
                 if (attempt > 100) {
@@ -34,8 +38,7 @@ public final class ScratchFile implements AutoCloseable {
             }
         }
         this.path = p;
-        this.channel = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                StandardOpenOption.DELETE_ON_CLOSE);
+        this.channel = open;
         boolean gone;
         try {
             Files.delete(p);
