@@ -104,8 +104,8 @@ final class Trace {
         return t;
     }
 
-    // Header char: kind in bits 0-1 (0 entry, 1 exit, 2 exit by exception, 3 skip), bit 2 stamped;
-    // then varints of 6 bits a char, bit 6 = more: method id, bci (kind 1), time delta (stamped).
+    // Header char: kind in bits 0-1 (0 entry, 1 exit, 2 exit by exception, 3 skip), bit 2 stamped,
+    // bit 5 a leaf (an exit standing for its entry too: two sequence numbers); then varints of 6 bits a char, bit 6 = more: method id, bci (kind 1), time delta (stamped).
     // Bit 3 set: an object record (kind 0 acquire, 1 release, 2 allocation), then class id,
     // identity hash, bci, time delta (stamped).
     private static void unpack(RecordedEvent e, List<Ev> into) {
@@ -152,12 +152,21 @@ final class Trace {
                 sequence += varint(s, p);
                 continue;
             }
+            boolean leaf = (h & 0x20) != 0;
+            if (h >= 0x40 || leaf && kind == 0) {
+                throw new IllegalStateException("bad method record header 0x" + Integer.toHexString(h));
+            }
             int id = (int) varint(s, p);
             if (kind == 1) {
                 varint(s, p);
             }
             if ((h & 4) != 0) {
                 varint(s, p);
+            }
+            if (leaf) {
+                // a leaf: the entry, then the exit, each with its own sequence number
+                into.add(new Ev("minitrace.MethodEntry", sequence++, id, false, null));
+                count++;
             }
             into.add(new Ev(kind == 0 ? "minitrace.MethodEntry" : "minitrace.MethodExit", sequence++, id, kind == 2, null));
             count++;
