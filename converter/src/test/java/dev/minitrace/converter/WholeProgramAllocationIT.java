@@ -54,7 +54,9 @@ class WholeProgramAllocationIT {
                 "-cp", ChildJvm.classpath(), WORKLOAD));
         Files.writeString(dir.resolve(name + ".out"), r.output());
         assertEquals(0, r.status(), r.output());
-        assertTrue(r.output().contains("check " + 2 * (2 * JdkAllocWorkload.N + JdkAllocWorkload.BOXES / 2 + 7 + 5 + 3)), r.output());
+        assertTrue(r.output().contains("check " + 2 * (2 * JdkAllocWorkload.N + JdkAllocWorkload.BOXES / 2 + 7 + 5 + 3
+                + 2 * JdkAllocWorkload.LAMBDAS + JdkAllocWorkload.CONCATS * JdkAllocWorkload.CONCAT_LENGTH + JdkAllocWorkload.REFLECTED)),
+                r.output());
         return file;
     }
 
@@ -239,6 +241,66 @@ class WholeProgramAllocationIT {
         return Map.of("list", list, "map", map, "boxes", boxes, "copies", copies);
     }
 
+    /**
+     * The allocations of the workloads whose objects are made in {@code java.lang.invoke} or the
+     * JVM, recorded after the call or {@code invokedynamic} that returns them: each capturing
+     * lambda's evaluation one instance (its hidden class), the lambda that captures nothing none;
+     * each {@code Constructor.newInstance} its object; each concatenation its {@code byte[]}
+     * ({@code Unsafe.allocateUninitializedArray} in {@code StringConcatHelper}) and its String.
+     * Method records left out; a lambda's hidden class named up to its {@code $$Lambda}.
+     */
+    private static Map<String, List<String>> expectedMadeElsewhere(boolean global) throws Exception {
+        List<String> lambdas = new ArrayList<>();
+        for (int i = 0; i < JdkAllocWorkload.LAMBDAS; i++) {
+            lambdas.add("OBJECT_ALLOC " + WORKLOAD + "$$Lambda");
+        }
+        List<String> reflected = new ArrayList<>();
+        for (int i = 0; i < JdkAllocWorkload.REFLECTED; i++) {
+            reflected.add("OBJECT_ALLOC " + WORKLOAD + "$Made");
+        }
+        String newArray = site("java.lang.StringConcatHelper", "newArray", descriptor("java.lang.StringConcatHelper", "newArray"),
+                "invokevirtual .*allocateUninitializedArray", global);
+        List<String> concats = new ArrayList<>();
+        for (int i = 0; i < JdkAllocWorkload.CONCATS; i++) {
+            concats.addAll(List.of(newArray, "OBJECT_ALLOC [B", "ARRAY_LENGTH " + JdkAllocWorkload.CONCAT_LENGTH, "OBJECT_ALLOC java.lang.String"));
+        }
+        return Map.of("lambdas", lambdas, "reflected", reflected, "concats", concats);
+    }
+
+    /** The allocation records among {@code records}: the String's own site is left out (it moved between JDK 17 and 25). */
+    private static List<String> allocations(List<String> records) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+            String r = records.get(i);
+            if (r.startsWith("ALLOC_SITE ") && i + 1 < records.size() && records.get(i + 1).equals("OBJECT_ALLOC java.lang.String")) {
+                continue;
+            }
+            if (r.startsWith("ALLOC_SITE ") || r.startsWith("OBJECT_ALLOC ") || r.startsWith("ARRAY_LENGTH ")) {
+                out.add(r.replaceAll("\\$\\$Lambda.*", "\\$\\$Lambda"));
+            }
+        }
+        return out;
+    }
+
+    /** The descriptor of {@code className}'s (first) method {@code name}, by {@code javap}: it differs between JDKs. */
+    private static String descriptor(String className, String name) throws Exception {
+        List<String> lines = javap(className);
+        for (int i = 1; i < lines.size(); i++) {
+            if (lines.get(i).trim().startsWith("descriptor: ") && lines.get(i - 1).contains(" " + name + "(")) {
+                return lines.get(i).trim().substring("descriptor: ".length());
+            }
+        }
+        throw new AssertionError("javap shows no method " + name + " in " + className);
+    }
+
+    private static List<String> javap(String className) throws Exception {
+        Path javap = Paths.get(System.getProperty("java.home"), "bin", "javap");
+        Process p = new ProcessBuilder(javap.toString(), "-c", "-p", "-s", className).redirectErrorStream(true).start();
+        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        p.waitFor();
+        return lines;
+    }
+
     /** {@code ALLOC_SITE class.method descriptor bci}, the bytecode index of the first {@code opcode} of the method by {@code javap -c}. */
     private static String site(String className, String name, String descriptor, String opcode, boolean global) throws Exception {
         String site = "ALLOC_SITE " + className + "." + name + descriptor;
@@ -246,10 +308,7 @@ class WholeProgramAllocationIT {
     }
 
     private static int javapOffset(String className, String name, String descriptor, String opcode) throws Exception {
-        Path javap = Paths.get(System.getProperty("java.home"), "bin", "javap");
-        Process p = new ProcessBuilder(javap.toString(), "-c", "-p", "-s", className).redirectErrorStream(true).start();
-        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        p.waitFor();
+        List<String> lines = javap(className);
         Pattern instruction = Pattern.compile("^\\s+(\\d+): " + opcode + "\\b.*"); // opcode: a regular expression
         for (int i = 1; i < lines.size(); i++) {
             if (lines.get(i).trim().equals("descriptor: " + descriptor) && lines.get(i - 1).contains(" " + name + "(")) {
@@ -275,6 +334,10 @@ class WholeProgramAllocationIT {
         Map<String, List<String>> expected = expected(global);
         for (String name : List.of("list", "map", "boxes", "copies")) {
             assertEquals(expected.get(name), secondCall(main, name), name + (global ? ", global layout" : ", thread layout"));
+        }
+        Map<String, List<String>> elsewhere = expectedMadeElsewhere(global);
+        for (String name : List.of("lambdas", "reflected", "concats")) {
+            assertEquals(elsewhere.get(name), allocations(secondCall(main, name)), name + (global ? ", global layout" : ", thread layout"));
         }
     }
 

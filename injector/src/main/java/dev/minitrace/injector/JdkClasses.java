@@ -23,6 +23,15 @@ final class JdkClasses {
         {"sun/reflect/", "reflection's generated accessors and their support, which the JVM calls from native code"},
     };
 
+    /**
+     * Packages inside a {@link #NEVER} entry that are rewritten all the same: code the application
+     * runs on its own threads that neither the hooks, the transformer nor JFR reach (the JVM reads
+     * the bootstrap classes of the run-time image natively), and that allocates much. The run-time
+     * image's reader and the {@code jrt:} file system, through which compilers (ecj, javac) read the
+     * JDK's classes.
+     */
+    private static final String[] REWRITTEN_ALL_THE_SAME = {"jdk/internal/jimage/", "jdk/internal/jrtfs/"};
+
     private JdkClasses() {
     }
 
@@ -39,6 +48,11 @@ final class JdkClasses {
     }
 
     private static String[] entry(String internalName) {
+        for (String prefix : REWRITTEN_ALL_THE_SAME) {
+            if (internalName.startsWith(prefix)) {
+                return null;
+            }
+        }
         for (String[] entry : NEVER) {
             String prefix = entry[0];
             if (prefix.endsWith("/") ? internalName.startsWith(prefix)

@@ -21,7 +21,9 @@ import org.objectweb.asm.Opcodes;
  * instruction are reported too, at the call's bytecode index, with the result: an array's
  * {@code clone()}, {@code super.clone()} ({@code Object.clone}, which copies the object) and
  * {@code java.lang.reflect.Array.newInstance} (which {@code Arrays.copyOf} of any array but an
- * {@code Object[]} uses); see {@link #madeByCall}.
+ * {@code Object[]} uses), {@code Constructor.newInstance}, {@code Unsafe.allocateInstance} and
+ * {@code Unsafe.allocateUninitializedArray} (see {@link #madeByCall}); and the capturing lambdas
+ * an {@code invokedynamic} makes ({@link #madeByIndy}).
  */
 final class AllocationAdapter extends MethodVisitor {
     private final Position position;
@@ -62,7 +64,33 @@ final class AllocationAdapter extends MethodVisitor {
         if (opcode == Opcodes.INVOKESTATIC && "java/lang/reflect/Array".equals(owner) && "newInstance".equals(name)) {
             return MADE_ARRAY;
         }
+        if (opcode == Opcodes.INVOKEVIRTUAL && "newInstance".equals(name) && "java/lang/reflect/Constructor".equals(owner)
+                && "([Ljava/lang/Object;)Ljava/lang/Object;".equals(descriptor)) {
+            // a new object each call; its accessors (jdk.internal.reflect, java.lang.invoke) are never rewritten, so it is
+            // counted here only. Class.newInstance is not: it calls Constructor.newInstance, which is.
+            return MADE_OBJECT;
+        }
+        if (opcode == Opcodes.INVOKEVIRTUAL && ("jdk/internal/misc/Unsafe".equals(owner) || "sun/misc/Unsafe".equals(owner))) {
+            if ("allocateInstance".equals(name) && "(Ljava/lang/Class;)Ljava/lang/Object;".equals(descriptor)) {
+                return MADE_OBJECT;
+            }
+            if ("allocateUninitializedArray".equals(name) && "(Ljava/lang/Class;I)Ljava/lang/Object;".equals(descriptor)) {
+                return MADE_ARRAY; // the byte[] of a string concatenation's String (StringConcatHelper.newArray)
+            }
+        }
         return NOT_MADE;
+    }
+
+    /**
+     * Whether an {@code invokedynamic} returns a new object: a lambda or method reference that
+     * captures values ({@code LambdaMetafactory} with arguments). Its proxy class is hidden and
+     * the instance is made in {@code java.lang.invoke} ({@code DirectMethodHandle.allocateInstance}),
+     * neither of which is rewritten; one that captures nothing returns the same instance every time.
+     */
+    static boolean madeByIndy(String descriptor, Handle bootstrap) {
+        return "java/lang/invoke/LambdaMetafactory".equals(bootstrap.getOwner())
+                && ("metafactory".equals(bootstrap.getName()) || "altMetafactory".equals(bootstrap.getName()))
+                && !descriptor.startsWith("()");
     }
 
     static final int NOT_MADE = 0;
@@ -175,7 +203,11 @@ final class AllocationAdapter extends MethodVisitor {
     @Override
     public void visitInvokeDynamicInsn(String name, String descriptor, Handle bsm, Object... bsmArgs) {
         afterNew = false;
+        int bci = position.bci;
         super.visitInvokeDynamicInsn(name, descriptor, bsm, bsmArgs);
+        if (calls && madeByIndy(descriptor, bsm)) {
+            reportTop(bci);
+        }
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -260,6 +261,13 @@ public final class ClassTransformer {
                 @Override
                 public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
                     if (AllocationAdapter.madeByCall(opcode, owner, name, descriptor) != AllocationAdapter.NOT_MADE) {
+                        allocates.set(index, true);
+                    }
+                }
+
+                @Override
+                public void visitInvokeDynamicInsn(String name, String descriptor, Handle bsm, Object... bsmArgs) {
+                    if (AllocationAdapter.madeByIndy(descriptor, bsm)) {
                         allocates.set(index, true);
                     }
                 }
