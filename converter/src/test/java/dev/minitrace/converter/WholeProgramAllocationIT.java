@@ -258,8 +258,9 @@ class WholeProgramAllocationIT {
         for (int i = 0; i < JdkAllocWorkload.REFLECTED; i++) {
             reflected.add("OBJECT_ALLOC " + WORKLOAD + "$Made");
         }
-        String newArray = site("java.lang.StringConcatHelper", "newArray", descriptor("java.lang.StringConcatHelper", "newArray"),
-                "invokevirtual .*allocateUninitializedArray", global);
+        String allocate = "invokevirtual .*allocateUninitializedArray";
+        String newArray = site("java.lang.StringConcatHelper", "newArray", descriptor("java.lang.StringConcatHelper", "newArray", allocate),
+                allocate, global);
         List<String> concats = new ArrayList<>();
         for (int i = 0; i < JdkAllocWorkload.CONCATS; i++) {
             concats.addAll(List.of(newArray, "OBJECT_ALLOC [B", "ARRAY_LENGTH " + JdkAllocWorkload.CONCAT_LENGTH, "OBJECT_ALLOC java.lang.String"));
@@ -282,15 +283,23 @@ class WholeProgramAllocationIT {
         return out;
     }
 
-    /** The descriptor of {@code className}'s (first) method {@code name}, by {@code javap}: it differs between JDKs. */
-    private static String descriptor(String className, String name) throws Exception {
+    /**
+     * The descriptor of {@code className}'s method {@code name} whose code has an {@code opcode} (a regular expression), by
+     * {@code javap}: it differs between JDKs, which have overloads too.
+     */
+    private static String descriptor(String className, String name, String opcode) throws Exception {
         List<String> lines = javap(className);
+        Pattern instruction = Pattern.compile("^\\s+\\d+: " + opcode + "\\b.*");
         for (int i = 1; i < lines.size(); i++) {
             if (lines.get(i).trim().startsWith("descriptor: ") && lines.get(i - 1).contains(" " + name + "(")) {
-                return lines.get(i).trim().substring("descriptor: ".length());
+                for (int j = i + 1; j < lines.size() && !lines.get(j).isBlank(); j++) {
+                    if (instruction.matcher(lines.get(j)).matches()) {
+                        return lines.get(i).trim().substring("descriptor: ".length());
+                    }
+                }
             }
         }
-        throw new AssertionError("javap shows no method " + name + " in " + className);
+        throw new AssertionError("javap shows no method " + name + " with " + opcode + " in " + className);
     }
 
     private static List<String> javap(String className) throws Exception {
