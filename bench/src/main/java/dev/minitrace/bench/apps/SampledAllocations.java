@@ -52,7 +52,9 @@ final class SampledAllocations {
         double weight = e.getLong("weight");
         RecordedThread thread = e.getThread("eventThread");
         String threadName = thread == null ? "" : thread.getJavaName() == null ? thread.getOSName() : thread.getJavaName();
-        List<RecordedFrame> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames();
+        // a frame whose method the recording lost (a truncated recording) names nothing
+        List<RecordedFrame> frames = e.getStackTrace() == null ? List.of()
+                : e.getStackTrace().getFrames().stream().filter(f -> f.getMethod() != null && f.getMethod().getType() != null).toList();
         if (threadName != null && (threadName.startsWith("minitrace-") || threadName.startsWith("JFR ") && !threadName.startsWith("JFR Event Stream"))
                 || frames.stream().anyMatch(f -> isAgent(f.getMethod().getType().getName()))) {
             tracerBytes += weight;
@@ -60,9 +62,12 @@ final class SampledAllocations {
         }
         bytes += weight;
         String site = "?";
+        boolean made = false;
         for (int i = 0; i < frames.size(); i++) {
             RecordedFrame f = frames.get(i);
-            if (!copiedAtCall(f.getMethod())) {
+            if (copiedAtCall(f.getMethod())) {
+                made = true;
+            } else if (!(made && throughMaker(f.getMethod().getType().getName()))) {
                 site = RecordedAllocations.method(f.getMethod().getType().getName(), f.getMethod().getName(), f.getMethod().getDescriptor());
                 where.put(site, "line " + f.getLineNumber() + ", " + f.getType() + (i > 0 ? ", via " + name(frames.get(i - 1).getMethod()) : ""));
                 break;
@@ -77,12 +82,23 @@ final class SampledAllocations {
                 || type.startsWith("dev.minitrace.shaded.");
     }
 
-    /** Methods that make the object their caller asks for (MiniTrace records it at the caller's call). */
+    /**
+     * Methods that make the object their caller asks for (MiniTrace records it at the caller's call, or at the call of
+     * {@code Constructor.newInstance} or the {@code invokedynamic} of a capturing lambda that led there).
+     */
     private static boolean copiedAtCall(RecordedMethod m) {
         String type = m.getType().getName();
-        return type.equals("java.lang.Object") && m.getName().equals("clone")
-                || type.equals("java.lang.reflect.Array") && (m.getName().equals("newInstance") || m.getName().equals("newArray")
-                        || m.getName().equals("multiNewArray"));
+        String name = m.getName();
+        return type.equals("java.lang.Object") && name.equals("clone")
+                || type.equals("java.lang.reflect.Array") && (name.equals("newInstance") || name.equals("newArray") || name.equals("multiNewArray"))
+                || (type.equals("jdk.internal.misc.Unsafe") || type.equals("sun.misc.Unsafe"))
+                        && (name.equals("allocateInstance") || name.startsWith("allocateUninitializedArray"))
+                || type.startsWith("jdk.internal.reflect.") && name.equals("newInstance0");
+    }
+
+    /** The frames between a maker ({@link #copiedAtCall}) and the call MiniTrace records: method handles and reflection. */
+    private static boolean throughMaker(String type) {
+        return type.startsWith("java.lang.invoke.") || type.startsWith("jdk.internal.reflect.") || type.equals("java.lang.reflect.Constructor");
     }
 
     private static String name(RecordedMethod m) {
