@@ -28,7 +28,8 @@ final class JdkClasses {
      * runs on its own threads that neither the hooks, the transformer nor JFR reach (the JVM reads
      * the bootstrap classes of the run-time image natively), and that allocates much. The run-time
      * image's reader and the {@code jrt:} file system, through which compilers (ecj, javac) read the
-     * JDK's classes.
+     * JDK's classes; also their copies from {@code lib/jrt-fs.jar} that the {@code jrt:} file system
+     * of a given {@code java.home} loads in a loader of its own.
      */
     private static final String[] REWRITTEN_ALL_THE_SAME = {"jdk/internal/jimage/", "jdk/internal/jrtfs/"};
 
@@ -47,11 +48,19 @@ final class JdkClasses {
         return entry == null ? null : entry[0].endsWith("/") ? entry[0].replace('/', '.') + "*" : entry[0].replace('/', '.');
     }
 
-    private static String[] entry(String internalName) {
+    /** Whether {@code internalName} is in one of the packages {@link #REWRITTEN_ALL_THE_SAME}. */
+    static boolean rewrittenAllTheSame(String internalName) {
         for (String prefix : REWRITTEN_ALL_THE_SAME) {
             if (internalName.startsWith(prefix)) {
-                return null;
+                return true;
             }
+        }
+        return false;
+    }
+
+    private static String[] entry(String internalName) {
+        if (rewrittenAllTheSame(internalName)) {
+            return null;
         }
         for (String[] entry : NEVER) {
             String prefix = entry[0];

@@ -217,7 +217,9 @@ public final class TraceTransformer implements ClassFileTransformer {
         }
         for (String prefix : NEVER) {
             if (className.startsWith(prefix)) {
-                return false;
+                // the jrt: file system of another JDK (or of this one, asked with a java.home) is a copy of its
+                // jdk.internal.jrtfs and jimage classes from lib/jrt-fs.jar, in a loader of its own
+                return JdkClasses.rewrittenAllTheSame(className);
             }
         }
         return true;

@@ -28,6 +28,9 @@ class TraceTransformerTest {
             "java/lang/Foo", "jdk/jfr/Event", "jdk/internal/misc/Unsafe", "sun/misc/Unsafe", "com/acme/Foo$$Lambda$14"}) {
             assertFalse(TraceTransformer.eligible(app, never, platform), never);
         }
+        // the copy of the jrt: file system that a loader of its own takes from another JDK's lib/jrt-fs.jar
+        assertTrue(TraceTransformer.eligible(app, "jdk/internal/jrtfs/JrtPath", platform));
+        assertTrue(TraceTransformer.eligible(app, "jdk/internal/jimage/ImageReader", platform));
     }
 
     private static byte[] bytes(Class<?> c) throws Exception {
