@@ -128,7 +128,8 @@ public final class CoverageBench {
         for (String name : o.apps()) {
             AppsBench.App app = AppsBench.APPS.get(name);
             Path scratch = Files.createDirectories(work.resolve(name + "-scratch"));
-            long allocated = allocatedBytes(o.javaHome(), app, classes, appsDir, src, scratch, work, time);
+            Plain plain = allocatedBytes(o.javaHome(), app, classes, appsDir, src, scratch, work, time, o.throttle());
+            long allocated = plain.allocated();
             Path recording = work.resolve(name + ".jfr");
             List<String> cmd = new ArrayList<>();
             cmd.add(o.javaHome().resolve("bin/java").toString());
@@ -158,6 +159,7 @@ public final class CoverageBench {
             }
             Files.deleteIfExists(recording);
             results.add(report(name, allocated, sampled, recorded, c));
+            reportByClass(allocated, plain.sampled(), recorded);
         }
         System.out.printf(Locale.ROOT, "%nLoad average at the end: %s%n%n", AppsBench.loadAverage());
         System.out.println("app   allocated MiB  recorded allocations  recorded MiB  bytes covered  samples  tracer's own  sampled bytes at recorded sites");
@@ -173,19 +175,29 @@ public final class CoverageBench {
         return 0;
     }
 
+    /** The run without the agent: the bytes the app allocates, and the sampler's view of them. */
+    record Plain(long allocated, SampledAllocations sampled) {
+    }
+
     /**
      * The bytes the app allocates, run without the agent and with escape analysis off: the sum over
-     * its threads of each one's last {@code jdk.ThreadAllocationStatistics} (every second and at the end).
+     * its threads of each one's last {@code jdk.ThreadAllocationStatistics} (every second and at the end);
+     * and the allocation sampler with stack traces, as in the traced run, whose shares by class and
+     * frame split those bytes without the agent's own allocations mixed in.
      */
-    private static long allocatedBytes(Path javaHome, AppsBench.App app, Path classes, Path appsDir, Path src, Path scratch, Path work,
-            Path time) throws Exception {
+    private static Plain allocatedBytes(Path javaHome, AppsBench.App app, Path classes, Path appsDir, Path src, Path scratch, Path work,
+            Path time, String throttle) throws Exception {
         Path jfc = work.resolve("allocated.jfc");
         Files.writeString(jfc, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<configuration version=\"2.0\" label=\"allocated bytes\">\n"
                 + "  <event name=\"jdk.ThreadAllocationStatistics\">\n    <setting name=\"enabled\">true</setting>\n"
-                + "    <setting name=\"period\">1 s</setting>\n  </event>\n</configuration>\n");
+                + "    <setting name=\"period\">1 s</setting>\n  </event>\n"
+                + "  <event name=\"" + SampledAllocations.EVENT + "\">\n    <setting name=\"enabled\">true</setting>\n"
+                + "    <setting name=\"throttle\">" + throttle + "</setting>\n    <setting name=\"stackTrace\">true</setting>\n  </event>\n"
+                + "</configuration>\n");
         Path recording = work.resolve(app.name() + "-allocated.jfr");
         List<String> cmd = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-XX:-DoEscapeAnalysis",
-                "-XX:StartFlightRecording:settings=" + jfc + ",filename=" + recording + ",dumponexit=true"));
+                "-XX:StartFlightRecording:settings=" + jfc + ",filename=" + recording + ",dumponexit=true", "-XX:TLABSize=" + TLAB,
+                "-XX:-ResizeTLAB"));
         cmd.addAll(app.launch(classes, appsDir, src, scratch));
         AppsBench.Measured m = AppsBench.measure(cmd, work.resolve("child.log"), time, null);
         if (m.exitCode() != 0 || m.resultLine() == null) {
@@ -201,13 +213,66 @@ public final class CoverageBench {
                 }
             }
         }
+        SampledAllocations sampled = SampledAllocations.read(recording);
         Files.delete(recording);
         EcjApp.deleteTree(scratch);
         Files.createDirectories(scratch);
         long total = last.values().stream().mapToLong(Long::longValue).sum();
         System.out.printf(Locale.ROOT, "  %-4s without the agent (escape analysis off): %.2f s wall, %,d threads allocated %.1f MiB  [%s]%n", app.name(),
                 m.wallSeconds(), last.size(), total / 1048576.0, m.resultLine());
-        return total;
+        return new Plain(total, sampled);
+    }
+
+    /** A class's name with a lambda proxy's suffix (its number and address, which differ between runs and between JFR and the trace) cut. */
+    private static String kind(String className) {
+        int lambda = className.indexOf("$$Lambda");
+        return lambda < 0 ? className : className.substring(0, lambda + "$$Lambda".length());
+    }
+
+    /**
+     * What the trace misses, by class: each class's bytes as the run without the agent allocated them
+     * (its samples' share of the allocated bytes) less the bytes the trace recorded of it; the classes
+     * with the most missed, each with the frames that allocated it there and that allocated no object of
+     * it in the trace (those the trace has at all are counted as "at recorded sites").
+     */
+    private static void reportByClass(long allocated, SampledAllocations plain, RecordedAllocations r) {
+        if (plain.bytes == 0) {
+            return;
+        }
+        Map<String, Double> estimated = new java.util.HashMap<>();
+        Map<String, Map<String, Double>> sites = new java.util.HashMap<>();
+        for (Map.Entry<String, Map<String, Double>> e : plain.bytesByClassAndSite.entrySet()) {
+            for (Map.Entry<String, Double> site : e.getValue().entrySet()) {
+                double bytes = allocated * site.getValue() / plain.bytes;
+                estimated.merge(kind(e.getKey()), bytes, Double::sum);
+                String seen = r.sites.contains(RecordedAllocations.site(site.getKey(), e.getKey())) ? "at recorded sites" : site.getKey();
+                sites.computeIfAbsent(kind(e.getKey()), k -> new java.util.HashMap<>()).merge(seen, bytes, Double::sum);
+            }
+        }
+        Map<String, Double> recorded = new java.util.HashMap<>();
+        r.bytesByClass.forEach((c, b) -> recorded.merge(kind(c), (double) b, Double::sum));
+        List<Map.Entry<String, Double>> missed = new ArrayList<>();
+        double total = 0;
+        for (Map.Entry<String, Double> e : estimated.entrySet()) {
+            double gap = e.getValue() - recorded.getOrDefault(e.getKey(), 0.0);
+            if (gap > 0) {
+                missed.add(Map.entry(e.getKey(), gap));
+                total += gap;
+            }
+        }
+        missed.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+        System.out.printf(Locale.ROOT, "       missed by class (bytes allocated without the agent, split by its %,d samples, less the bytes recorded;"
+                + " %.1f %% of the allocated bytes in classes recorded short; share of the allocated bytes; the frames that allocated"
+                + " it without the agent):%n", plain.samples, 100 * total / allocated);
+        for (Map.Entry<String, Double> m : missed.subList(0, Math.min(2 * TOP, missed.size()))) {
+            StringBuilder frames = new StringBuilder();
+            Map<String, Double> where = sites.get(m.getKey());
+            double all = where.values().stream().mapToDouble(Double::doubleValue).sum();
+            where.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(3).forEach(x -> frames.append(
+                    String.format(Locale.ROOT, "%n           %4.0f %% %s", 100 * x.getValue() / all, x.getKey())));
+            System.out.printf(Locale.ROOT, "         %5.2f %%  %s (%.1f MiB allocated, %.1f recorded)%s%n", 100 * m.getValue() / allocated, m.getKey(),
+                    estimated.get(m.getKey()) / 1048576.0, recorded.getOrDefault(m.getKey(), 0.0) / 1048576.0, frames);
+        }
     }
 
     private static Coverage report(String app, long allocated, SampledAllocations s, RecordedAllocations r, AppsBench.Conversion c) {
