@@ -40,14 +40,15 @@ import java.util.regex.Pattern;
  * misses.
  */
 public final class CoverageBench {
-    static final String USAGE = "bench/run coverage [--java JDK_HOME] [--apps ecj,h2,pmd] [--throttle N/s] [--keep DIR]";
+    static final String USAGE = "bench/run coverage [--java JDK_HOME] [--apps ecj,h2,pmd] [--throttle N/s] [--eager] [--keep DIR]";
     private static final Pattern SAMPLER = Pattern.compile("<event name=\"jdk\\.ObjectAllocationSample\">.*?</event>", Pattern.DOTALL);
     /** The goal of issue 35: the share of sampled bytes by class. */
     private static final double GOAL = 0.95;
     private static final int TOP = 8;
     private static final String TLAB = "16k";
 
-    record Options(Path javaHome, List<String> apps, String throttle, Path keep) {
+    /** {@code eager}: the JDK's start-up classes are rewritten in premain ({@code -Dminitrace.rewrite=eager}), not once the recording started. */
+    record Options(Path javaHome, List<String> apps, String throttle, Path keep, boolean eager) {
     }
 
     private CoverageBench() {
@@ -67,6 +68,7 @@ public final class CoverageBench {
         List<String> apps = new ArrayList<>(AppsBench.APPS.keySet());
         String throttle = "5000/s";
         Path keep = null;
+        boolean eager = false;
         BenchArgs cli = new BenchArgs(args, USAGE);
         while (cli.hasNext()) {
             switch (cli.option()) {
@@ -79,6 +81,7 @@ public final class CoverageBench {
                     }
                 }
                 case "--keep" -> keep = Path.of(cli.value());
+                case "--eager" -> eager = true;
                 case "-h", "--help" -> {
                     cli.printUsage();
                     System.out.println("Runs ecj, h2 and pmd with alloc-scope=all and JFR's allocation sampler (stack traces on) in the"
@@ -88,7 +91,7 @@ public final class CoverageBench {
                 default -> throw cli.unknown();
             }
         }
-        return new Options(javaHome, apps, throttle, keep);
+        return new Options(javaHome, apps, throttle, keep, eager);
     }
 
     /** One app's figures. */
@@ -121,8 +124,9 @@ public final class CoverageBench {
                 + "    <setting name=\"stackTrace\">true</setting>\n  </event>" + profile.substring(sampler.end()));
         Path time = Path.of("/usr/bin/time");
         time = Files.isExecutable(time) ? time : null;
-        System.out.printf(Locale.ROOT, "Allocation coverage of alloc-scope=all against %s (stack traces, %s): JDK %d (%s), %s UTC,"
-                + " load average %s, %d cores%n", SampledAllocations.EVENT, o.throttle(), feature, o.javaHome(),
+        System.out.printf(Locale.ROOT, "Allocation coverage of alloc-scope=all%s against %s (stack traces, %s): JDK %d (%s), %s UTC,"
+                + " load average %s, %d cores%n", o.eager() ? " (start-up classes rewritten in premain)" : "", SampledAllocations.EVENT,
+                o.throttle(), feature, o.javaHome(),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS), AppsBench.loadAverage(), Runtime.getRuntime().availableProcessors());
         List<Coverage> results = new ArrayList<>();
         for (String name : o.apps()) {
@@ -133,6 +137,9 @@ public final class CoverageBench {
             Path recording = work.resolve(name + ".jfr");
             List<String> cmd = new ArrayList<>();
             cmd.add(o.javaHome().resolve("bin/java").toString());
+            if (o.eager()) {
+                cmd.add("-Dminitrace.rewrite=eager");
+            }
             cmd.add(TracerOptions.agent(BenchPaths.agentJar(), "include=" + app.includeFilter() + ",events=" + AppsBench.EVENTS
                     + ",alloc-scope=all"));
             cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
