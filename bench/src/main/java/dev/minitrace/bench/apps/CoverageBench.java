@@ -96,9 +96,14 @@ public final class CoverageBench {
 
     /** One app's figures. */
     record Coverage(String app, long samples, double sampled, double tracer, long allocated, double bySite, long allocations,
-            long recordedBytes, AppsBench.Conversion conversion) {
+            long recordedBytes, AppsBench.Conversion conversion, long startUp) {
         double byBytes() {
             return allocated == 0 ? 0 : (double) recordedBytes / allocated;
+        }
+
+        /** The share of the bytes allocated after the start-up (the JVM's and JFR's, before the program's main). */
+        double afterStartUp() {
+            return allocated <= startUp ? 0 : (double) recordedBytes / (allocated - startUp);
         }
     }
 
@@ -165,16 +170,17 @@ public final class CoverageBench {
                 System.out.println("  kept " + kept);
             }
             Files.deleteIfExists(recording);
-            results.add(report(name, allocated, sampled, recorded, c));
+            results.add(report(name, allocated, plain.startUp(), sampled, recorded, c));
             reportByClass(allocated, plain.sampled(), recorded);
         }
         System.out.printf(Locale.ROOT, "%nLoad average at the end: %s%n%n", AppsBench.loadAverage());
-        System.out.println("app   allocated MiB  recorded allocations  recorded MiB  bytes covered  samples  tracer's own  sampled bytes at recorded sites");
+        System.out.println("app   allocated MiB  start-up MiB  recorded allocations  recorded MiB  bytes covered  after start-up  samples  tracer's own"
+                + "  sampled bytes at recorded sites");
         boolean met = true;
         for (Coverage r : results) {
-            System.out.printf(Locale.ROOT, "%-5s %13.1f %,21d %13.1f %13.1f%% %,8d %12.1f%% %30.1f%%%n", r.app(), r.allocated() / 1048576.0,
-                    r.allocations(), r.recordedBytes() / 1048576.0, 100 * r.byBytes(), r.samples(), 100 * r.tracer() / (r.tracer() + r.sampled()),
-                    100 * r.bySite());
+            System.out.printf(Locale.ROOT, "%-5s %13.1f %13.1f %,21d %13.1f %13.1f%% %14.1f%% %,8d %12.1f%% %30.1f%%%n", r.app(),
+                    r.allocated() / 1048576.0, r.startUp() / 1048576.0, r.allocations(), r.recordedBytes() / 1048576.0, 100 * r.byBytes(),
+                    100 * r.afterStartUp(), r.samples(), 100 * r.tracer() / (r.tracer() + r.sampled()), 100 * r.bySite());
             met &= r.byBytes() >= GOAL;
         }
         System.out.printf(Locale.ROOT, "Goal: >= %.0f %% of the allocated bytes recorded: %s%n", 100 * GOAL, met ? "met" : "NOT met");
@@ -183,7 +189,7 @@ public final class CoverageBench {
     }
 
     /** The run without the agent: the bytes the app allocates, and the sampler's view of them. */
-    record Plain(long allocated, SampledAllocations sampled) {
+    record Plain(long allocated, long startUp, SampledAllocations sampled) {
     }
 
     /**
@@ -202,14 +208,38 @@ public final class CoverageBench {
                 + "    <setting name=\"throttle\">" + throttle + "</setting>\n    <setting name=\"stackTrace\">true</setting>\n  </event>\n"
                 + "</configuration>\n");
         Path recording = work.resolve(app.name() + "-allocated.jfr");
-        List<String> cmd = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-XX:-DoEscapeAnalysis",
+        List<String> flags = List.of(javaHome.resolve("bin/java").toString(), "-XX:-DoEscapeAnalysis",
                 "-XX:StartFlightRecording:settings=" + jfc + ",filename=" + recording + ",dumponexit=true", "-XX:TLABSize=" + TLAB,
-                "-XX:-ResizeTLAB"));
+                "-XX:-ResizeTLAB");
+        List<String> cmd = new ArrayList<>(flags);
         cmd.addAll(app.launch(classes, appsDir, src, scratch));
         AppsBench.Measured m = AppsBench.measure(cmd, work.resolve("child.log"), time, null);
         if (m.exitCode() != 0 || m.resultLine() == null) {
             throw new IllegalStateException(app.name() + " failed (exit " + m.exitCode() + "): " + String.join(" ", cmd) + "\n" + m.tail());
         }
+        long[] threads = new long[1];
+        long total = allocated(recording, threads);
+        SampledAllocations sampled = SampledAllocations.read(recording);
+        Files.delete(recording);
+        EcjApp.deleteTree(scratch);
+        Files.createDirectories(scratch);
+        // The same JVM and recording with a main that does nothing: what the JVM and JFR allocate before any program runs.
+        List<String> empty = new ArrayList<>(flags);
+        empty.addAll(List.of("-cp", BenchPaths.benchJar().toString(), Empty.class.getName()));
+        AppsBench.Measured e = AppsBench.measure(empty, work.resolve("child.log"), time, null);
+        if (e.exitCode() != 0) {
+            throw new IllegalStateException("an empty main failed (exit " + e.exitCode() + "): " + String.join(" ", empty) + "\n" + e.tail());
+        }
+        long startUp = allocated(recording, new long[1]);
+        Files.delete(recording);
+        System.out.printf(Locale.ROOT, "  %-4s without the agent (escape analysis off): %.2f s wall, %,d threads allocated %.1f MiB, of which the JVM's and"
+                + " JFR's start-up (an empty main) %.1f MiB  [%s]%n", app.name(), m.wallSeconds(), threads[0], total / 1048576.0, startUp / 1048576.0,
+                m.resultLine());
+        return new Plain(total, startUp, sampled);
+    }
+
+    /** The sum over the recording's threads (JFR's left out, their number in {@code threads[0]}) of each one's last allocated bytes. */
+    private static long allocated(Path recording, long[] threads) throws java.io.IOException {
         Map<Long, Long> last = new java.util.HashMap<>();
         try (jdk.jfr.consumer.RecordingFile file = new jdk.jfr.consumer.RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
@@ -220,14 +250,18 @@ public final class CoverageBench {
                 }
             }
         }
-        SampledAllocations sampled = SampledAllocations.read(recording);
-        Files.delete(recording);
-        EcjApp.deleteTree(scratch);
-        Files.createDirectories(scratch);
-        long total = last.values().stream().mapToLong(Long::longValue).sum();
-        System.out.printf(Locale.ROOT, "  %-4s without the agent (escape analysis off): %.2f s wall, %,d threads allocated %.1f MiB  [%s]%n", app.name(),
-                m.wallSeconds(), last.size(), total / 1048576.0, m.resultLine());
-        return new Plain(total, sampled);
+        threads[0] = last.size();
+        return last.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** A program that does nothing: its run measures the start-up. */
+    public static final class Empty {
+        private Empty() {
+        }
+
+        /** Does nothing. */
+        public static void main(String[] args) {
+        }
     }
 
     /** A class's name with a lambda proxy's suffix (its number and address, which differ between runs and between JFR and the trace) cut. */
@@ -282,7 +316,8 @@ public final class CoverageBench {
         }
     }
 
-    private static Coverage report(String app, long allocated, SampledAllocations s, RecordedAllocations r, AppsBench.Conversion c) {
+    private static Coverage report(String app, long allocated, long startUp, SampledAllocations s, RecordedAllocations r,
+            AppsBench.Conversion c) {
         double siteCovered = 0;
         List<Map.Entry<String, Double>> missed = new ArrayList<>();
         for (Map.Entry<String, Map<String, Double>> e : s.bytesByClassAndSite.entrySet()) {
@@ -300,7 +335,7 @@ public final class CoverageBench {
         }
         long recordedBytes = r.bytesByClass.values().stream().mapToLong(Long::longValue).sum();
         Coverage cov = new Coverage(app, s.samples, s.bytes, s.tracerBytes, allocated, s.bytes == 0 ? 0 : siteCovered / s.bytes, r.allocations,
-                recordedBytes, c);
+                recordedBytes, c, startUp);
         System.out.printf(Locale.ROOT, "  %-4s converted: exit %d, %,d records, %.0f MiB peak RSS; recorded %,d allocations, %.1f MiB (%,d of classes"
                 + " without a size): %.1f %% of the bytes allocated; %,d samples of %.1f MiB (the tracer's own %.1f MiB set apart), %.1f %% at sites"
                 + " the trace has%n", app, c.m().exitCode(), c.records(), c.m().peakRssKb() / 1024.0, r.allocations, recordedBytes / 1048576.0,
