@@ -264,12 +264,6 @@ public final class CoverageBench {
         }
     }
 
-    /** A class's name with a lambda proxy's suffix (its number and address, which differ between runs and between JFR and the trace) cut. */
-    private static String kind(String className) {
-        int lambda = className.indexOf("$$Lambda");
-        return lambda < 0 ? className : className.substring(0, lambda + "$$Lambda".length());
-    }
-
     /**
      * What the trace misses, by class: each class's bytes as the run without the agent allocated them
      * (its samples' share of the allocated bytes) less the bytes the trace recorded of it; the classes
@@ -285,13 +279,13 @@ public final class CoverageBench {
         for (Map.Entry<String, Map<String, Double>> e : plain.bytesByClassAndSite.entrySet()) {
             for (Map.Entry<String, Double> site : e.getValue().entrySet()) {
                 double bytes = allocated * site.getValue() / plain.bytes;
-                estimated.merge(kind(e.getKey()), bytes, Double::sum);
+                estimated.merge(RecordedAllocations.kind(e.getKey()), bytes, Double::sum);
                 String seen = r.sites.contains(RecordedAllocations.site(site.getKey(), e.getKey())) ? "at recorded sites" : site.getKey();
-                sites.computeIfAbsent(kind(e.getKey()), k -> new java.util.HashMap<>()).merge(seen, bytes, Double::sum);
+                sites.computeIfAbsent(RecordedAllocations.kind(e.getKey()), k -> new java.util.HashMap<>()).merge(seen, bytes, Double::sum);
             }
         }
         Map<String, Double> recorded = new java.util.HashMap<>();
-        r.bytesByClass.forEach((c, b) -> recorded.merge(kind(c), (double) b, Double::sum));
+        r.bytesByClass.forEach((c, b) -> recorded.merge(RecordedAllocations.kind(c), (double) b, Double::sum));
         List<Map.Entry<String, Double>> missed = new ArrayList<>();
         double total = 0;
         for (Map.Entry<String, Double> e : estimated.entrySet()) {

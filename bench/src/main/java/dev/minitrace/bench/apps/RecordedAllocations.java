@@ -71,7 +71,16 @@ final class RecordedAllocations {
 
     /** A method ({@link #method}) that allocated objects of class {@code allocated}. */
     static String site(String method, String allocated) {
-        return method + " allocates " + allocated;
+        return method + " allocates " + kind(allocated);
+    }
+
+    /**
+     * A class's name with a lambda proxy's suffix cut (its number and address, which JFR and the
+     * trace write differently): the lambdas of one class count as one kind.
+     */
+    static String kind(String className) {
+        int lambda = className.indexOf("$$Lambda");
+        return lambda < 0 ? className : className.substring(0, lambda + "$$Lambda".length());
     }
 
     /** One thread's stream read in order: its open traced methods and the allocation waiting for its length. */
