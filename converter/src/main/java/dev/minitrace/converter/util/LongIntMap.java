@@ -29,6 +29,11 @@ public final class LongIntMap {
         return Math.max(8, cap);
     }
 
+    /** The bytes of the table of a map sized for {@code expected} entries. */
+    public static long tableBytes(int expected) {
+        return capacityFor(expected) * (long) (Long.BYTES + Integer.BYTES);
+    }
+
     private void allocate(int capacity) {
         keys = new long[capacity];
         values = new int[capacity];
@@ -108,6 +113,50 @@ public final class LongIntMap {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /** Removes {@code key}; true when it was there. */
+    public boolean remove(long key) {
+        if (key == 0) {
+            boolean had = hasZeroKey;
+            if (had) {
+                hasZeroKey = false;
+                size--;
+            }
+            return had;
+        }
+        int i = slot(key, mask);
+        while (true) {
+            long cur = keys[i];
+            if (cur == 0) {
+                return false;
+            }
+            if (cur == key) {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        // backward-shift deletion: every key after the hole that may sit there moves up, so that no
+        // probe sequence meets a free slot before its key (linear probing has no tombstones)
+        int hole = i;
+        int j = i;
+        while (true) {
+            j = (j + 1) & mask;
+            long k = keys[j];
+            if (k == 0) {
+                break;
+            }
+            int home = slot(k, mask);
+            // k may fill the hole when its home is not cyclically within (hole, j]
+            if (hole <= j ? home <= hole || home > j : home <= hole && home > j) {
+                keys[hole] = k;
+                values[hole] = values[j];
+                hole = j;
+            }
+        }
+        keys[hole] = 0;
+        size--;
+        return true;
     }
 
     private void rehash(int capacity) {

@@ -3,9 +3,12 @@ package dev.minitrace.converter.write;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.util.LongIntMap;
-import java.io.BufferedReader;
+import dev.minitrace.converter.util.SpilledLongIntMap;
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,29 +40,54 @@ import java.util.TreeMap;
  * (renamed from temporary ones) only then.
  */
 public final class ElephantTracksWriter implements TraceWriter {
+    /** Object ids the heap keeps before the oldest go to a sorted run on disk ({@link SpilledLongIntMap}). */
+    static final int IDS_IN_MEMORY = 1 << 20;
+    /**
+     * A raw allocation line: {@code &}, {@code +} (allocated) or {@code -} (named, not yet
+     * allocated), then fixed-width hexadecimal fields, filled in when the allocation or its array
+     * length comes: ET id, class id, site, thread, length.
+     */
+    private static final int AT_STATE = 1;
+    private static final int AT_ID = 2;
+    private static final int AT_CLASS = AT_ID + 8;
+    private static final int AT_SITE = AT_CLASS + 8;
+    private static final int AT_THREAD = AT_SITE + 8;
+    private static final int AT_LENGTH = AT_THREAD + 16;
+    private static final int ALLOC_LINE = AT_LENGTH + 8 + 1;
+
     private final Path dir;
     private final Path rawTrace;
-    private final BufferedWriter out;
-    private final Map<Long, ThreadState> threads = new HashMap<>();
+    private final PatchableText out;
+    /** Thread key -> index in {@link #threadList}, in order of first record. */
+    private final LongIntMap threadIndex = new LongIntMap(64);
+    private final List<ThreadState> threadList = new ArrayList<>();
     /** The ET id of the latest allocation of each .mtlog object id (class id and identity hash). */
-    private final Map<Long, Integer> ids = new HashMap<>();
+    private final SpilledLongIntMap ids;
     private int nextId = 1;
-    /** Objects named before any allocation record of theirs: .mtlog object id -> ET id (a '&' line marks the spot). */
-    private final Map<Long, Integer> namedFirst = new HashMap<>();
-    /** ET id -> "class id, site, thread" of an allocation whose line goes to its '&' spot. */
-    private final Map<Integer, long[]> moved = new HashMap<>();
-    /** Allocation sites: (method id, bytecode index) -> site id; and each site's method and class id. */
-    private final Map<Long, Map<Integer, Integer>> sites = new HashMap<>();
-    private final List<long[]> siteList = new ArrayList<>();
     /**
-     * ET id of an array -> its length. The allocation's line is written at once (so that it comes
-     * before any line of another thread naming the object) and gets its length in {@link #finish}.
+     * Objects named before any allocation record of theirs: .mtlog object id -> slot of
+     * {@link #namedAt}, the raw trace position of the {@code &-} line that their allocation fills in.
      */
-    private final LongIntMap lengths = new LongIntMap(1024);
-    private final StringBuilder line = new StringBuilder(128);
+    private final LongIntMap namedFirst = new LongIntMap(1024);
+    private long[] namedAt = new long[1024];
+    private int[] freeSlots = new int[1024];
+    private int freeCount;
+    private int slotsUsed;
+    /** Allocation sites: (method, bytecode index) -> site id, method ids by their index here. */
+    private final LongIntMap methodIndex = new LongIntMap(1024);
+    private final LongIntMap siteIds = new LongIntMap(1024);
+    /** Per site id - 1: its method, the class id of its first allocation, the next site of its method (0: none). */
+    private long[] siteMethod = new long[256];
+    private int[] siteClass = new int[256];
+    private int[] nextSiteOfMethod = new int[256];
+    private int siteCount;
+    /** Per method index: its first and last site id. */
+    private int[] firstSite = new int[256];
+    private int[] lastSite = new int[256];
 
     /** What one thread is in the middle of: its open methods, a heap record's parts, an exception in flight. */
     private static final class ThreadState {
+        final long key;
         long[] stack = new long[16];
         int depth;
         int pendingType;
@@ -71,8 +99,12 @@ public final class ElephantTracksWriter implements TraceWriter {
         int inFlight;
         /** The method of an entry whose M line waits for its receiver record (-1: none). */
         long pendingEntry = -1;
-        /** The ET id of the allocation that was this thread's last record, for the ARRAY_LENGTH after it (0: none). */
-        int lastAlloc;
+        /** Where the length of the allocation that was this thread's last record goes, for the ARRAY_LENGTH after it (-1: none). */
+        long lengthAt = -1;
+
+        ThreadState(long key) {
+            this.key = key;
+        }
     }
 
     /** Writes into folder {@code dir} (created if missing). */
@@ -80,7 +112,8 @@ public final class ElephantTracksWriter implements TraceWriter {
         this.dir = dir;
         Files.createDirectories(dir);
         rawTrace = Files.createTempFile(dir, ".trace-", ".tmp");
-        out = Files.newBufferedWriter(rawTrace, StandardCharsets.UTF_8);
+        out = new PatchableText(rawTrace);
+        ids = new SpilledLongIntMap(dir, IDS_IN_MEMORY);
     }
 
     @Override
@@ -90,24 +123,30 @@ public final class ElephantTracksWriter implements TraceWriter {
 
     @Override
     public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
-        ThreadState t = threads.computeIfAbsent(threadKey, k -> new ThreadState());
+        int ti = threadIndex.get(threadKey);
+        if (ti == LongIntMap.MISSING) {
+            ti = threadList.size();
+            threadIndex.put(threadKey, ti);
+            threadList.add(new ThreadState(threadKey));
+        }
+        ThreadState t = threadList.get(ti);
         for (int i = from; i < to; i++) {
             record(threadKey, t, type[i], value[i], aux[i]);
         }
     }
 
     private void record(long thread, ThreadState t, int type, long v, int aux) throws IOException {
-        int lastAlloc = t.lastAlloc;
-        t.lastAlloc = 0;
+        long lengthAt = t.lengthAt;
+        t.lengthAt = -1;
         if (type == MtlogFormat.ARRAY_LENGTH) {
-            if (lastAlloc != 0) {
-                lengths.put(lastAlloc, (int) Math.min(v, Integer.MAX_VALUE)); // written into its line by finish()
+            if (lengthAt != -1) {
+                out.patchHex(lengthAt, Math.max(0, Math.min(v, Integer.MAX_VALUE)), 8); // written into its line by finish()
             }
             return;
         }
         if (type == MtlogFormat.METHOD_RECEIVER && t.pendingEntry != -1) {
             int receiver = object(v);
-            line('M').hex(t.pendingEntry).hex(receiver).hex(thread).end();
+            out.put('M').put(' ').hex(t.pendingEntry).put(' ').hex(receiver).put(' ').hex(thread).put('\n');
             t.pendingEntry = -1;
             return;
         }
@@ -126,9 +165,9 @@ public final class ElephantTracksWriter implements TraceWriter {
                 }
                 // aux 0 is an exit by exception (or a return at bytecode 0): X only with an exception in flight
                 if (aux == 0 && t.inFlight != 0) {
-                    line('X').hex(v).hex(0).hex(t.inFlight).hex(thread).end();
+                    out.put('X').put(' ').hex(v).put(' ').hex(0).put(' ').hex(t.inFlight).put(' ').hex(thread).put('\n');
                 } else {
-                    line('E').hex(v).hex(0).hex(thread).end();
+                    out.put('E').put(' ').hex(v).put(' ').hex(0).put(' ').hex(thread).put('\n');
                 }
             }
             case MtlogFormat.ALLOC_SITE -> t.allocSite = v;
@@ -136,17 +175,25 @@ public final class ElephantTracksWriter implements TraceWriter {
                 long method = t.allocSite != -1 ? t.allocSite : t.depth == 0 ? -1 : t.stack[t.depth - 1];
                 t.allocSite = -1;
                 int site = site(method, aux, MtlogFormat.classIdOf(v));
-                Integer named = namedFirst.remove(v);
-                if (named != null) {
-                    moved.put(named, new long[] {MtlogFormat.classIdOf(v) & 0xFFFFFFFFL, site, thread});
-                    t.lastAlloc = named;
+                long classId = MtlogFormat.classIdOf(v) & 0xFFFFFFFFL;
+                int slot = namedFirst.get(v);
+                if (slot != LongIntMap.MISSING) {
+                    // its line goes to its first mention, which keeps the ET id given there
+                    namedFirst.remove(v);
+                    long at = namedAt[slot];
+                    freeSlot(slot);
+                    out.patch(at + AT_STATE, '+');
+                    out.patchHex(at + AT_CLASS, classId, 8);
+                    out.patchHex(at + AT_SITE, site, 8);
+                    out.patchHex(at + AT_THREAD, thread, 16);
+                    t.lengthAt = at + AT_LENGTH;
                     return;
                 }
-                int id = nextId++;
+                int id = newId();
                 ids.put(v, id);
-                t.lastAlloc = id;
-                // '@' lines get their kind, size, type name and array length in finish()
-                line('@').hex(MtlogFormat.classIdOf(v) & 0xFFFFFFFFL).hex(id).hex(site).hex(thread).end();
+                // the line gets its kind, size, type name and array length in finish()
+                long at = allocationLine('+', id, classId, site, thread);
+                t.lengthAt = at + AT_LENGTH;
             }
             case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.FIELD_STORE, MtlogFormat.ARRAY_STORE -> {
                 t.pendingType = type;
@@ -156,14 +203,14 @@ public final class ElephantTracksWriter implements TraceWriter {
                 int e = object(v);
                 boolean thrown = t.pendingType == MtlogFormat.EXCEPTION_THROW;
                 t.inFlight = thrown ? e : 0;
-                line(thrown ? 'T' : 'H').hex(t.pendingValue).hex(0).hex(e).end();
+                out.put(thrown ? 'T' : 'H').put(' ').hex(t.pendingValue).put(' ').hex(0).put(' ').hex(e).put('\n');
             }
             case MtlogFormat.OBJECT_DEATH -> {
                 // only an allocated object may die in the trace; its class and hash are free again after
-                Integer id = ids.get(v);
-                if (id != null && !namedFirst.containsKey(v)) {
+                int id = ids.get(v);
+                if (id != SpilledLongIntMap.MISSING && namedFirst.get(v) == LongIntMap.MISSING) {
                     ids.remove(v);
-                    line('D').hex(id).hex(thread).end();
+                    out.put('D').put(' ').hex(id).put(' ').hex(thread).put('\n');
                 }
             }
             case MtlogFormat.STORE_HOLDER -> t.holder = object(v);
@@ -171,7 +218,8 @@ public final class ElephantTracksWriter implements TraceWriter {
             case MtlogFormat.STORE_NEW -> {
                 int target = object(v);
                 // field ids are shifted by one (0 means a static to the analyzer); an array element's "field" is its index + 1
-                line('U').hex(t.old).hex(t.holder).hex(target).hex(t.pendingValue + 1).hex(thread).end();
+                out.put('U').put(' ').hex(t.old).put(' ').hex(t.holder).put(' ').hex(target).put(' ').hex(t.pendingValue + 1).put(' ')
+                        .hex(thread).put('\n');
             }
             default -> {
                 // locks have no Elephant Tracks line
@@ -182,9 +230,23 @@ public final class ElephantTracksWriter implements TraceWriter {
     /** Writes the M line of an entry that got no receiver record (a static method, a constructor, receivers off). */
     private void flushEntry(long thread, ThreadState t) throws IOException {
         if (t.pendingEntry != -1) {
-            line('M').hex(t.pendingEntry).hex(0).hex(thread).end();
+            out.put('M').put(' ').hex(t.pendingEntry).put(' ').hex(0).put(' ').hex(thread).put('\n');
             t.pendingEntry = -1;
         }
+    }
+
+    private int newId() throws IOException {
+        if (nextId == Integer.MAX_VALUE) {
+            throw new IOException("more than " + (Integer.MAX_VALUE - 1) + " objects: Elephant Tracks' object ids are 31-bit here");
+        }
+        return nextId++;
+    }
+
+    /** Writes a raw allocation line; returns where it starts. */
+    private long allocationLine(char state, int id, long classId, int site, long thread) throws IOException {
+        long at = out.position();
+        out.put('&').put(state).hex(id, 8).hex(classId, 8).hex(site, 8).hex(thread, 16).hex(0, 8).put('\n');
+        return at;
     }
 
     /** The ET id of {@code objectId} (0 for null); an object never seen allocated gets a new one. */
@@ -192,43 +254,67 @@ public final class ElephantTracksWriter implements TraceWriter {
         if (objectId == 0) {
             return 0;
         }
-        Integer id = ids.get(objectId);
-        if (id == null) {
-            id = nextId++;
+        int id = ids.get(objectId);
+        if (id == SpilledLongIntMap.MISSING) {
+            id = newId();
             ids.put(objectId, id);
-            namedFirst.put(objectId, id);
-            out.append('&').append(Integer.toString(id)).append('\n');
+            int slot = takeSlot();
+            namedFirst.put(objectId, slot);
+            namedAt[slot] = allocationLine('-', id, 0, 0, 0);
         }
         return id;
+    }
+
+    private int takeSlot() {
+        if (freeCount > 0) {
+            return freeSlots[--freeCount];
+        }
+        if (slotsUsed == namedAt.length) {
+            namedAt = java.util.Arrays.copyOf(namedAt, slotsUsed * 2);
+        }
+        return slotsUsed++;
+    }
+
+    private void freeSlot(int slot) {
+        if (freeCount == freeSlots.length) {
+            freeSlots = java.util.Arrays.copyOf(freeSlots, freeCount * 2);
+        }
+        freeSlots[freeCount++] = slot;
     }
 
     private int site(long method, int bci, int classId) {
         if (method < 0) {
             return 0;
         }
-        Map<Integer, Integer> byBci = sites.computeIfAbsent(method, k -> new HashMap<>());
-        Integer s = byBci.get(bci);
-        if (s == null) {
-            s = siteList.size() + 1;
-            byBci.put(bci, s);
-            siteList.add(new long[] {method, bci, classId});
+        int m = methodIndex.get(method);
+        if (m == LongIntMap.MISSING) {
+            m = methodIndex.size();
+            methodIndex.put(method, m);
+            if (m == firstSite.length) {
+                firstSite = java.util.Arrays.copyOf(firstSite, m * 2);
+                lastSite = java.util.Arrays.copyOf(lastSite, m * 2);
+            }
+        }
+        long key = (long) m << 32 | (bci & 0xFFFFFFFFL);
+        int s = siteIds.get(key);
+        if (s == LongIntMap.MISSING) {
+            s = ++siteCount;
+            siteIds.put(key, s);
+            if (s > siteMethod.length) {
+                siteMethod = java.util.Arrays.copyOf(siteMethod, siteMethod.length * 2);
+                siteClass = java.util.Arrays.copyOf(siteClass, siteClass.length * 2);
+                nextSiteOfMethod = java.util.Arrays.copyOf(nextSiteOfMethod, nextSiteOfMethod.length * 2);
+            }
+            siteMethod[s - 1] = method;
+            siteClass[s - 1] = classId;
+            if (firstSite[m] == 0) {
+                firstSite[m] = s;
+            } else {
+                nextSiteOfMethod[lastSite[m] - 1] = s;
+            }
+            lastSite[m] = s;
         }
         return s;
-    }
-
-    private ElephantTracksWriter line(char kind) {
-        line.setLength(0);
-        line.append(kind);
-        return this;
-    }
-
-    private ElephantTracksWriter hex(long v) {
-        line.append(' ').append(Long.toHexString(v).toUpperCase(java.util.Locale.ROOT));
-        return this;
-    }
-
-    private void end() throws IOException {
-        out.append(line).append('\n');
     }
 
     @Override
@@ -238,13 +324,19 @@ public final class ElephantTracksWriter implements TraceWriter {
 
     @Override
     public void finish(MtlogInfo tables) throws IOException {
-        for (Map.Entry<Long, ThreadState> t : threads.entrySet()) {
-            flushEntry(t.getKey(), t.getValue());
+        // entries still waiting for a receiver: in the order a HashMap of the thread keys (filled in
+        // first-record order) iterates, the order these last lines have always had
+        Map<Long, ThreadState> byKey = new HashMap<>();
+        for (ThreadState t : threadList) {
+            byKey.put(t.key, t);
+        }
+        for (ThreadState t : byKey.values()) {
+            flushEntry(t.key, t);
         }
         out.close();
+        ids.close();
         Map<String, Integer> classIds = new LinkedHashMap<>();
-        Map<Long, Integer> byMtlogClass = new HashMap<>();
-        tables.classes().forEach((id, name) -> byMtlogClass.put(id, classId(classIds, name)));
+        tables.classes().forEach((id, name) -> classId(classIds, name));
         Map<Integer, List<String>> members = new TreeMap<>();
         for (Map.Entry<Long, MtlogInfo.MethodInfo> m : tables.methods().entrySet()) {
             MtlogInfo.MethodInfo mi = m.getValue();
@@ -253,13 +345,10 @@ public final class ElephantTracksWriter implements TraceWriter {
             List<String> lines = members.computeIfAbsent(cid, k -> new ArrayList<>());
             lines.add("N " + hexOf(m.getKey()) + " " + hexOf(cid) + " " + slash(mi.className()) + " " + mi.methodName() + " "
                     + mi.descriptor() + " " + flags);
-            for (int s = 0; s < siteList.size(); s++) {
-                long[] site = siteList.get(s);
-                if (site[0] == m.getKey()) {
-                    String type = descriptor(tables.classes().getOrDefault(site[2] & 0xFFFFFFFFL, "?"));
-                    lines.add("S " + hexOf(m.getKey()) + " " + hexOf(cid) + " " + hexOf(s + 1) + " " + type + " "
-                            + hexOf(dims(type)));
-                }
+            int mIndex = m.getKey() < 0 ? LongIntMap.MISSING : methodIndex.get(m.getKey());
+            for (int s = mIndex == LongIntMap.MISSING ? 0 : firstSite[mIndex]; s != 0; s = nextSiteOfMethod[s - 1]) {
+                String type = descriptor(tables.classes().getOrDefault(siteClass[s - 1] & 0xFFFFFFFFL, "?"));
+                lines.add("S " + hexOf(m.getKey()) + " " + hexOf(cid) + " " + hexOf(s) + " " + type + " " + hexOf(dims(type)));
             }
         }
         for (Map.Entry<Long, MtlogInfo.FieldInfo> f : tables.fields().entrySet()) {
@@ -281,27 +370,7 @@ public final class ElephantTracksWriter implements TraceWriter {
                 }
                 w.append('\n');
             }
-            try (BufferedReader r = Files.newBufferedReader(rawTrace, StandardCharsets.UTF_8);
-                    BufferedWriter w = Files.newBufferedWriter(trace, StandardCharsets.UTF_8)) {
-                String l;
-                while ((l = r.readLine()) != null) {
-                    if (l.charAt(0) == '&') {
-                        long[] a = moved.get(Integer.parseInt(l.substring(1)));
-                        if (a != null) {
-                            int id = Integer.parseInt(l.substring(1));
-                            allocation(w, tables, a[0], id, length(id), a[1], a[2]);
-                        }
-                    } else if (l.charAt(0) == '@') {
-                        // @ class id site thread -> N|A id size type site thread length
-                        String[] f = l.split(" ");
-                        int id = Integer.parseInt(f[2], 16);
-                        allocation(w, tables, Long.parseLong(f[1], 16), id, length(id), Long.parseLong(f[3], 16), Long.parseLong(f[4], 16));
-                    } else {
-                        w.append(l).append('\n');
-                    }
-                }
-                w.append('\n');
-            }
+            rewrite(tables, trace);
             Files.move(names, dir.resolve("names"), StandardCopyOption.REPLACE_EXISTING);
             Files.move(trace, dir.resolve("trace"), StandardCopyOption.REPLACE_EXISTING);
         } finally {
@@ -311,25 +380,96 @@ public final class ElephantTracksWriter implements TraceWriter {
         }
     }
 
-    /**
-     * {@code N|A <id> <size> <type> <site> <thread> <length>}: N for an object (length 0), A for an
-     * array; the size from the class's sizes in the recording, 0 when it has none. The thread comes
-     * before the length because that is where the analyzer reads it (docs/elephant-tracks.md).
-     */
-    private static void allocation(BufferedWriter w, MtlogInfo tables, long classId, int id, long length, long site, long thread)
-            throws IOException {
-        String name = tables.classes().getOrDefault(classId, "?");
-        MtlogInfo.ClassSize sizes = tables.classSizes().get(classId);
-        long size = sizes == null ? 0 : sizes.size(length);
-        w.append(name.startsWith("[") ? 'A' : 'N').append(' ').append(hexOf(id)).append(' ').append(hexOf(size)).append(' ')
-                .append(descriptor(name)).append(' ').append(hexOf(site)).append(' ').append(hexOf(thread)).append(' ')
-                .append(hexOf(length)).append('\n');
+    /** Copies the raw trace to {@code trace}, its allocation lines completed with what only {@code tables} knows, the rest as they are. */
+    private void rewrite(MtlogInfo tables, Path trace) throws IOException {
+        AllocationTypes types = new AllocationTypes(tables);
+        try (InputStream r = Files.newInputStream(rawTrace);
+                OutputStream w = new BufferedOutputStream(Files.newOutputStream(trace), 1 << 16)) {
+            byte[] in = new byte[1 << 16];
+            byte[] l = new byte[256];
+            int n = 0;
+            int got;
+            while ((got = r.read(in)) != -1) {
+                for (int i = 0; i < got; i++) {
+                    byte c = in[i];
+                    if (c != '\n') {
+                        if (n == l.length) {
+                            l = java.util.Arrays.copyOf(l, n * 2);
+                        }
+                        l[n++] = c;
+                        continue;
+                    }
+                    if (l[0] != '&') {
+                        w.write(l, 0, n);
+                        w.write('\n');
+                    } else if (l[AT_STATE] == '+') {
+                        types.allocation(w, hexAt(l, AT_CLASS, 8), (int) hexAt(l, AT_ID, 8), hexAt(l, AT_LENGTH, 8), hexAt(l, AT_SITE, 8),
+                                hexAt(l, AT_THREAD, 16));
+                    } // '-': named, never allocated: no line
+                    n = 0;
+                }
+            }
+            w.write('\n');
+        }
     }
 
-    /** The recorded length of the array with ET id {@code id}, 0 for any other object. */
-    private long length(int id) {
-        int n = lengths.get(id);
-        return n == LongIntMap.MISSING ? 0 : n;
+    private static long hexAt(byte[] l, int from, int digits) {
+        long v = 0;
+        for (int i = from; i < from + digits; i++) {
+            int c = l[i];
+            v = v << 4 | (c <= '9' ? c - '0' : c - 'A' + 10);
+        }
+        return v;
+    }
+
+    /** Per class id of the recording, the parts of its allocation lines: kind, type descriptor, sizes. */
+    private static final class AllocationTypes {
+        private final MtlogInfo tables;
+        private final LongIntMap index = new LongIntMap(1024);
+        private final List<byte[]> descriptors = new ArrayList<>();
+        private final List<Boolean> arrays = new ArrayList<>();
+        private final List<MtlogInfo.ClassSize> sizes = new ArrayList<>();
+        private final StringBuilder line = new StringBuilder(128);
+
+        AllocationTypes(MtlogInfo tables) {
+            this.tables = tables;
+        }
+
+        /**
+         * {@code N|A <id> <size> <type> <site> <thread> <length>}: N for an object (length 0), A for an
+         * array; the size from the class's sizes in the recording, 0 when it has none. The thread comes
+         * before the length because that is where the analyzer reads it (docs/elephant-tracks.md).
+         */
+        void allocation(OutputStream w, long classId, int id, long length, long site, long thread) throws IOException {
+            int i = index.get(classId);
+            if (i == LongIntMap.MISSING) {
+                i = descriptors.size();
+                index.put(classId, i);
+                String name = tables.classes().getOrDefault(classId, "?");
+                arrays.add(name.startsWith("["));
+                descriptors.add(descriptor(name).getBytes(StandardCharsets.UTF_8));
+                sizes.add(tables.classSizes().get(classId));
+            }
+            byte[] d = descriptors.get(i);
+            MtlogInfo.ClassSize cs = sizes.get(i);
+            long size = cs == null ? 0 : cs.size(length);
+            w.write(arrays.get(i) ? 'A' : 'N');
+            w.write(' ');
+            writeAscii(w, hexOf(id));
+            w.write(' ');
+            writeAscii(w, hexOf(size));
+            w.write(' ');
+            w.write(d);
+            line.setLength(0);
+            line.append(' ').append(hexOf(site)).append(' ').append(hexOf(thread)).append(' ').append(hexOf(length)).append('\n');
+            writeAscii(w, line);
+        }
+
+        private static void writeAscii(OutputStream w, CharSequence s) throws IOException {
+            for (int k = 0; k < s.length(); k++) {
+                w.write(s.charAt(k));
+            }
+        }
     }
 
     private static int classId(Map<String, Integer> ids, String name) {
@@ -360,12 +500,14 @@ public final class ElephantTracksWriter implements TraceWriter {
 
     @Override
     public long heapBytes() {
-        return DEFAULT_HEAP_BYTES; // the id map grows with the allocations: see docs/elephant-tracks.md
+        // the ids in the heap (the rest wait on disk); objects named before their allocation and the
+        // sites are few beside them (docs/elephant-tracks.md, "Memory")
+        return DEFAULT_HEAP_BYTES + SpilledLongIntMap.heapBytes(IDS_IN_MEMORY);
     }
 
     @Override
     public void close() throws IOException {
-        try {
+        try (ids) {
             out.close();
         } finally {
             Files.deleteIfExists(rawTrace);

@@ -35,6 +35,28 @@ class LongIntMapTest {
     }
 
     @Test
+    void removeKeepsEveryOtherKeyReachable() {
+        LongIntMap map = new LongIntMap(4);
+        Map<Long, Integer> reference = new HashMap<>();
+        Random random = new Random(5);
+        for (int i = 0; i < 50_000; i++) {
+            long key = random.nextInt(400) - 50; // few keys, long probe runs, key 0 among them
+            if (random.nextBoolean()) {
+                map.put(key, i);
+                reference.put(key, i);
+            } else {
+                assertEquals(reference.remove(key) != null, map.remove(key), "key " + key);
+            }
+            long probe = random.nextInt(400) - 50;
+            assertEquals(reference.getOrDefault(probe, LongIntMap.MISSING).intValue(), map.get(probe), "key " + probe);
+        }
+        assertEquals(reference.size(), map.size());
+        for (long key = -50; key < 350; key++) {
+            assertEquals(reference.getOrDefault(key, LongIntMap.MISSING).intValue(), map.get(key), "key " + key);
+        }
+    }
+
+    @Test
     void keysByValueListsKeysInRowOrder() {
         LongIntMap map = new LongIntMap(2);
         map.ensureRoomFor(100);
