@@ -45,6 +45,8 @@ public final class ParquetExport implements TraceWriter {
     private ThreadTrace last;
     private long fragmentOfNewThreads = NULL_LONG;
     private long endNanos = NULL_LONG;
+    /** Every record, method entries and exits included (which the files of {@code records} leave to {@code calls}). */
+    private long recordCount;
     private boolean finished;
 
     /** Starts an export of the recording {@code facts} describes into folder {@code out} (created when missing). */
@@ -57,8 +59,8 @@ public final class ParquetExport implements TraceWriter {
         TableWriter c = null;
         try {
             this.records = new RecordFamilies(folder(TraceTables.RECORDS), metadata(TraceTables.RECORDS));
-            c = open(TraceTables.CALLS);
-            this.locks = open(TraceTables.LOCKS);
+            c = open(ThreadTrace.CALLS);
+            this.locks = open(ThreadTrace.LOCKS);
         } catch (IOException | RuntimeException e) {
             if (c != null) {
                 c.abandon();
@@ -88,9 +90,9 @@ public final class ParquetExport implements TraceWriter {
         return id;
     }
 
-    /** The rows written to {@code records}, {@code calls} and {@code locks}. */
+    /** The rows of {@code records} (its view's: every record), {@code calls} and {@code locks}. */
     public long[] rows() {
-        return new long[] {records.rows(), calls.rows(), locks.rows()};
+        return new long[] {recordCount, calls.rows(), locks.rows()};
     }
 
     @Override
@@ -102,14 +104,15 @@ public final class ParquetExport implements TraceWriter {
     public long heapBytes() {
         // The row groups of records' families, calls and locks, their page and dictionary buffers, the
         // slices; and the large pages of the calls' REPEATS columns.
-        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (16L << 20) + TableWriter.repeatBytes(TraceTables.CALLS);
+        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (16L << 20) + TableWriter.repeatBytes(ThreadTrace.CALLS);
     }
 
     @Override
     public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
         ThreadTrace t = trace(threadKey);
+        recordCount += to - from;
         for (int i = from; i < to; i++) {
-            t.add(type[i], time[i], value[i], aux[i], records.writer(type[i]), calls, locks);
+            t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
         }
         if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {
             endNanos = time[to - 1];
@@ -156,7 +159,7 @@ public final class ParquetExport implements TraceWriter {
         calls.close();
         locks.close();
         Dimensions.write(staging, tables, gcPoints, Map.of("minitrace.recording", id));
-        Dimensions.recording(staging, facts, endNanos, records.rows(), calls.rows(), locks.rows(), tables.threads().size(),
+        Dimensions.recording(staging, facts, endNanos, recordCount, calls.rows(), locks.rows(), tables.threads().size(),
                 Map.of("minitrace.recording", id));
         publish();
         finished = true;
