@@ -81,6 +81,18 @@ public final class TraceTables {
             hidden("open_call_seq", LONG, DELTA),
             hidden("parent_gap", LONG, DELTA)));
 
+    /**
+     * The calls summed per call path: written by the export as its calls end, in parts (a path may
+     * have several rows, which add up).
+     */
+    public static final TableSchema STACKS = new TableSchema("stacks", List.of(
+            required("stack_id", LONG, PLAIN),
+            optional("parent_stack_id", LONG, PLAIN),
+            required("method_id", LONG),
+            required("calls", LONG),
+            optional("total_ns", LONG),
+            optional("self_ns", LONG)));
+
     /** One row per monitor hold: an acquire and its release. */
     public static final TableSchema LOCKS = new TableSchema("locks", List.of(
             required("thread", LONG),
@@ -152,7 +164,7 @@ public final class TraceTables {
             required("threads", LONG)));
 
     /** Every table, in the order the docs list them. */
-    public static final List<TableSchema> ALL = List.of(RECORDS, CALLS, LOCKS, THREADS, CLASSES, METHODS, GCS, FIELDS, RECORDING);
+    public static final List<TableSchema> ALL = List.of(RECORDS, CALLS, STACKS, LOCKS, THREADS, CLASSES, METHODS, GCS, FIELDS, RECORDING);
 
     /** The partition column every table has. */
     public static final String RECORDING_COLUMN = "recording";

@@ -84,9 +84,11 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     private long[] callFragment = new long[16];
     private TableWriter callRows;
     private TableWriter lockRows;
+    private final StackTotals stacks;
 
-    ThreadTrace(long key) {
+    ThreadTrace(long key, StackTotals stacks) {
         this.key = key;
+        this.stacks = stacks;
     }
 
     /**
@@ -196,6 +198,7 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         l[C_ENTRY_NS][r] = entry;
         boolean ended = exitSeq != NULL_LONG;
         l[C_EXIT_NS][r] = ended ? exit : NULL_LONG;
+        stacks.add(stack, parentStack, method, ended && exit != NULL_LONG && entry != NULL_LONG ? exit - entry : NULL_LONG, self);
         l[C_SELF][r] = self;
         out.ints[C_BCI][r] = ended ? bci : NULL_INT;
         l[C_ENTRY_FRAGMENT][r] = entryFragment;
