@@ -10,8 +10,8 @@ import java.util.Properties;
 
 /**
  * An embedded DuckDB (in memory, in this process) on a folder of exported tables: each table of
- * {@link TraceTables} is a view over its Parquet files, with the {@code recording} partition as a
- * column, so {@code SELECT ... FROM calls} works at once. DuckDB's own memory counts towards the
+ * {@link TraceTables} is a view over its Parquet files ({@link TableViews}), with the {@code recording}
+ * partition as a column, so {@code SELECT ... FROM calls} works at once. DuckDB's own memory counts towards the
  * process, so it gets a limit, a number of threads and a folder to spill to.
  */
 public final class TraceDatabase implements AutoCloseable {
@@ -49,7 +49,7 @@ public final class TraceDatabase implements AutoCloseable {
         try (Statement s = c.createStatement()) {
             s.execute("SET enable_progress_bar = false");
             for (TableSchema t : TraceTables.ALL) {
-                s.execute("CREATE VIEW " + t.name() + " AS SELECT * FROM " + scan(folder, t.name()));
+                s.execute("CREATE VIEW " + t.name() + " AS " + TableViews.select(t, name -> scan(folder, name)));
             }
         } catch (SQLException e) {
             c.close();
