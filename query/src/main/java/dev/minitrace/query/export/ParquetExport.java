@@ -76,7 +76,8 @@ public final class ParquetExport implements TraceWriter {
         }
         this.calls = c;
         this.locks = l;
-        this.stacks = new StackTotals(stackRows);
+        // its runs are scratch files in staging, which close() deletes in any case
+        this.stacks = new StackTotals(stackRows, staging);
     }
 
     private TableWriter open(TableSchema table) throws IOException {
@@ -164,7 +165,7 @@ public final class ParquetExport implements TraceWriter {
         for (ThreadTrace t : threads) {
             t.finish(calls, locks);
         }
-        stacks.flush();
+        stacks.finish();
         records.close();
         calls.close();
         locks.close();

@@ -1,7 +1,7 @@
 -- The calls made below ${method}, as a tree: each line is a call path from ${method} down, with its
 -- calls and inclusive and self time, down to ${depth} levels below ${method} (the times include
 -- the levels below). Calls along the same path share a stack_id, so the tree is built from the
--- calls summed per path (the stacks table), not from every call. A call of ${method} inside another
+-- calls summed per path (the stacks table: a row per path), not from every call. A call of ${method} inside another
 -- one (recursion) belongs to the outer one's tree.
 WITH RECURSIVE
 -- Each recording as a small number: grouping and recursing by the recording's name would carry
@@ -19,11 +19,9 @@ paths AS MATERIALIZED (
     SELECT g.r, g.stack_id, g.parent_stack_id, n.name_rank,
            n.name = ${method} OR ends_with('.' || n.name, '.' || ${method}) AS asked,
            g.calls, g.total_ns, g.self_ns
-    FROM (SELECT k.r, p.stack_id, p.parent_stack_id, p.method_id,
-                 sum(p.calls) AS calls, sum(p.total_ns) AS total_ns, sum(p.self_ns) AS self_ns
+    FROM (SELECT k.r, p.stack_id, p.parent_stack_id, p.method_id, p.calls, p.total_ns, p.self_ns
           FROM stacks p
-          JOIN recordings k ON k.recording = p.recording
-          GROUP BY k.r, p.stack_id, p.parent_stack_id, p.method_id) g
+          JOIN recordings k ON k.recording = p.recording) g
     JOIN named n ON n.r = g.r AND n.method_id = g.method_id),
 -- From each stack of ${method} up its callers to the first that is ${method} too, if any: such a
 -- stack runs inside another call of ${method}, whose tree it belongs to. A step's stop is tested in
