@@ -67,7 +67,7 @@ public final class TraceDatabase implements AutoCloseable {
      * fail on it with a binder's error naming a column, not the cause.
      */
     private static void checkLayout(Statement s, Path folder) throws SQLException {
-        String again = folder + " is an export of an earlier layout of the tables; export the recording again with this version's mt export";
+        String again = "an export of an earlier layout of the tables; export the recording again with this version's mt export";
         Path calls = folder.resolve(TraceTables.CALLS.name());
         if (!Files.isDirectory(calls)) {
             return; // no export at all: the views' own error says what is missing

@@ -38,12 +38,13 @@ final class StackTotals {
 
     /** Slots of the table: a power of two. */
     static final int SLOTS = 1 << 18;
+    private static final int SLOT_BITS = Integer.numberOfTrailingZeros(SLOTS);
     /** The table is written to a run when it holds this many paths. */
     private static final int FULL = SLOTS / 4 * 3;
     /** Each run's read buffer while merging. */
     private static final int RUN_BUFFER = 1 << 15;
-    /** The heap the table holds: six arrays of longs. */
-    static final long HEAP_BYTES = SLOTS * 6L * Long.BYTES;
+    /** The heap the table holds: seven arrays of longs. */
+    static final long HEAP_BYTES = SLOTS * 7L * Long.BYTES;
 
     private final TableWriter out;
     private final Path scratch;
@@ -56,6 +57,8 @@ final class StackTotals {
     /** Sums of the known durations and self times; NULL_LONG while none is known. */
     private final long[] total = new long[SLOTS];
     private final long[] self = new long[SLOTS];
+    /** The occupied slots in the paths' order, after {@link #sortSlots}. */
+    private final long[] order = new long[SLOTS];
     private int size;
 
     /** Sums written as rows of {@code out}; runs go to folder {@code scratch}. */
@@ -94,43 +97,66 @@ final class StackTotals {
         return value == NULL_LONG ? sum : sum == NULL_LONG ? value : sum + value;
     }
 
-    /** Packs the table's paths into its first {@code size} slots, sorted by path. */
-    private void compactAndSort() {
+    /**
+     * Sorts the table's occupied slots by path into {@link #order}: by a key of the stack id's high
+     * bits and the slot, sorted as primitives, then the few slots whose high bits tie put in the
+     * full order ({@link #compare}).
+     */
+    private void sortSlots() {
         int k = 0;
         for (int h = 0; h < SLOTS; h++) {
             if (calls[h] != 0) {
-                if (h != k) {
-                    move(h, k);
-                    calls[h] = 0;
-                }
-                k++;
+                order[k++] = (stack[h] >>> SLOT_BITS) << SLOT_BITS | h;
             }
         }
-        sort(0, size - 1);
+        Arrays.sort(order, 0, k);
+        // unsigned order of the high bits: the keys are sorted as signed longs, so the negative come first
+        int firstPositive = 0;
+        while (firstPositive < k && order[firstPositive] < 0) {
+            firstPositive++;
+        }
+        long[] tmp = Arrays.copyOfRange(order, 0, firstPositive);
+        System.arraycopy(order, firstPositive, order, 0, k - firstPositive);
+        System.arraycopy(tmp, 0, order, k - firstPositive, firstPositive);
+        for (int i = 0; i < k; i++) {
+            order[i] = order[i] & (SLOTS - 1);
+        }
+        // insertion sort within a tie of high bits (rare, short)
+        for (int i = 1; i < k; i++) {
+            long x = order[i];
+            int a = (int) x;
+            int j = i - 1;
+            while (j >= 0 && compareSlots((int) order[j], a) > 0) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = x;
+        }
     }
 
     /** Writes the table's paths, sorted, to a new run and empties the table. */
     private void spill() throws IOException {
-        compactAndSort();
+        sortSlots();
         Path run = scratch.resolve("stacks-" + runs.size() + ".run");
         runs.add(run);
         try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(run), RUN_BUFFER))) {
             for (int i = 0; i < size; i++) {
-                o.writeLong(stack[i]);
-                o.writeLong(parent[i]);
-                o.writeLong(method[i]);
-                o.writeLong(calls[i]);
-                o.writeLong(total[i]);
-                o.writeLong(self[i]);
+                int h = (int) order[i];
+                o.writeLong(stack[h]);
+                o.writeLong(parent[h]);
+                o.writeLong(method[h]);
+                o.writeLong(calls[h]);
+                o.writeLong(total[h]);
+                o.writeLong(self[h]);
             }
         }
-        Arrays.fill(calls, 0, size, 0);
+        Arrays.fill(calls, 0);
         size = 0;
     }
 
     /** Writes every path's row: the runs and the table merged, the sums of a path added up. */
     void finish() throws IOException {
-        compactAndSort();
+        sortSlots();
         List<Source> sources = new ArrayList<>();
         sources.add(new TableSource());
         try {
@@ -224,12 +250,13 @@ final class StackTotals {
             if (++i >= size) {
                 return false;
             }
-            stack = StackTotals.this.stack[i];
-            parent = StackTotals.this.parent[i];
-            method = StackTotals.this.method[i];
-            calls = StackTotals.this.calls[i];
-            total = StackTotals.this.total[i];
-            self = StackTotals.this.self[i];
+            int h = (int) order[i];
+            stack = StackTotals.this.stack[h];
+            parent = StackTotals.this.parent[h];
+            method = StackTotals.this.method[h];
+            calls = StackTotals.this.calls[h];
+            total = StackTotals.this.total[h];
+            self = StackTotals.this.self[h];
             return true;
         }
     }
@@ -287,8 +314,12 @@ final class StackTotals {
         return compare(a.stack, a.parent, a.method, b.stack, b.parent, b.method) < 0;
     }
 
+    /** The paths' order: the stack id's high bits unsigned, then stack id, caller's path and method. */
     private static int compare(long s1, long p1, long m1, long s2, long p2, long m2) {
-        int c = Long.compare(s1, s2);
+        int c = Long.compareUnsigned(s1 >>> SLOT_BITS, s2 >>> SLOT_BITS);
+        if (c == 0) {
+            c = Long.compare(s1, s2);
+        }
         if (c == 0) {
             c = Long.compare(p1, p2);
         }
@@ -297,58 +328,5 @@ final class StackTotals {
 
     private int compareSlots(int a, int b) {
         return compare(stack[a], parent[a], method[a], stack[b], parent[b], method[b]);
-    }
-
-    /** Quicksort of slots {@code [lo, hi]} by path, the six arrays moved together. */
-    private void sort(int lo, int hi) {
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            swap(mid, hi);
-            int store = lo;
-            for (int i = lo; i < hi; i++) {
-                if (compareSlots(i, hi) < 0) {
-                    swap(i, store++);
-                }
-            }
-            swap(store, hi);
-            // the smaller side by recursion, the larger by the loop: the stack stays shallow
-            if (store - lo < hi - store) {
-                sort(lo, store - 1);
-                lo = store + 1;
-            } else {
-                sort(store + 1, hi);
-                hi = store - 1;
-            }
-        }
-    }
-
-    private void move(int from, int to) {
-        stack[to] = stack[from];
-        parent[to] = parent[from];
-        method[to] = method[from];
-        calls[to] = calls[from];
-        total[to] = total[from];
-        self[to] = self[from];
-    }
-
-    private void swap(int a, int b) {
-        long x = stack[a];
-        stack[a] = stack[b];
-        stack[b] = x;
-        x = parent[a];
-        parent[a] = parent[b];
-        parent[b] = x;
-        x = method[a];
-        method[a] = method[b];
-        method[b] = x;
-        x = calls[a];
-        calls[a] = calls[b];
-        calls[b] = x;
-        x = total[a];
-        total[a] = total[b];
-        total[b] = x;
-        x = self[a];
-        self[a] = self[b];
-        self[b] = x;
     }
 }

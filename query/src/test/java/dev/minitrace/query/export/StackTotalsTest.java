@@ -26,7 +26,7 @@ class StackTotalsTest {
 
     @Test
     void onePathOneRowAcrossRuns() throws Exception {
-        int paths = StackTotals.SLOTS * 2;
+        int paths = StackTotals.SLOTS;
         int rounds = 3;
         Path scratch = Files.createDirectories(dir.resolve("scratch"));
         Path out = Files.createDirectories(dir.resolve("stacks"));
