@@ -33,7 +33,7 @@ class QueryCommandIT {
         tables = dir.resolve("tables");
         ChildProcess.Outcome export = ChildProcess.bin(dir, "mt", "export", "--format", "parquet", jfr.toString(), tables.toString());
         assertEquals(0, export.status(), export::toString);
-        assertTrue(export.out().matches("(?s).*tables: 9 tables, recording=\\S+: \\d+ records, \\d+ calls, \\d+ lock holds\\R"),
+        assertTrue(export.out().matches("(?s).*tables: 10 tables, recording=\\S+: \\d+ records, \\d+ calls, \\d+ lock holds\\R"),
                 export::toString);
     }
 

@@ -1,17 +1,19 @@
 package dev.minitrace.query;
 
 import dev.minitrace.query.parquet.TableSchema;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 
 /**
  * An embedded DuckDB (in memory, in this process) on a folder of exported tables: each table of
- * {@link TraceTables} is a view over its Parquet files, with the {@code recording} partition as a
- * column, so {@code SELECT ... FROM calls} works at once. DuckDB's own memory counts towards the
+ * {@link TraceTables} is a view over its Parquet files ({@link TableViews}), with the {@code recording}
+ * partition as a column, so {@code SELECT ... FROM calls} works at once. DuckDB's own memory counts towards the
  * process, so it gets a limit, a number of threads and a folder to spill to.
  */
 public final class TraceDatabase implements AutoCloseable {
@@ -48,14 +50,38 @@ public final class TraceDatabase implements AutoCloseable {
         Connection c = DriverManager.getConnection("jdbc:duckdb:", p);
         try (Statement s = c.createStatement()) {
             s.execute("SET enable_progress_bar = false");
+            checkLayout(s, folder);
             for (TableSchema t : TraceTables.ALL) {
-                s.execute("CREATE VIEW " + t.name() + " AS SELECT * FROM " + scan(folder, t.name()));
+                s.execute("CREATE VIEW " + t.name() + " AS " + TableViews.select(t, name -> scan(folder, name)));
             }
         } catch (SQLException e) {
             c.close();
             throw e;
         }
         return new TraceDatabase(c);
+    }
+
+    /**
+     * Refuses an export of an earlier layout of the tables, whose {@code calls} files hold the
+     * derived columns and no {@code call_span}, and which has no {@code stacks}: the views would
+     * fail on it with a binder's error naming a column, not the cause.
+     */
+    private static void checkLayout(Statement s, Path folder) throws SQLException {
+        String again = "an export of an earlier layout of the tables; export the recording again with this version's mt export";
+        Path calls = folder.resolve(TraceTables.CALLS.name());
+        if (!Files.isDirectory(calls)) {
+            return; // no export at all: the views' own error says what is missing
+        }
+        if (!Files.isDirectory(folder.resolve(TraceTables.STACKS.name()))) {
+            throw new SQLException(again + " (it has no stacks table)");
+        }
+        String glob = calls.toAbsolutePath() + "/*/*.parquet";
+        try (ResultSet rs = s.executeQuery("SELECT count(DISTINCT file_name) FILTER (WHERE name = 'call_span'), count(DISTINCT file_name)"
+                + " FROM parquet_schema(" + literal(glob) + ")")) {
+            if (rs.next() && rs.getLong(1) < rs.getLong(2)) {
+                throw new SQLException(again + " (" + (rs.getLong(2) - rs.getLong(1)) + " of its calls files have no call_span)");
+            }
+        }
     }
 
     /** The DuckDB table function that reads table {@code table} of export folder {@code folder}. */

@@ -4,6 +4,8 @@ import static dev.minitrace.query.parquet.TableSchema.Kind.BOOLEAN;
 import static dev.minitrace.query.parquet.TableSchema.Kind.INT;
 import static dev.minitrace.query.parquet.TableSchema.Kind.LONG;
 import static dev.minitrace.query.parquet.TableSchema.Kind.STRING;
+import static dev.minitrace.query.parquet.TableSchema.derived;
+import static dev.minitrace.query.parquet.TableSchema.hidden;
 import static dev.minitrace.query.parquet.TableSchema.optional;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.DELTA;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.PLAIN;
@@ -25,7 +27,19 @@ public final class TraceTables {
     private TraceTables() {
     }
 
-    /** One row per record, in each thread's order. */
+    /**
+     * A call's entry seq: {@code exit_seq - call_span}, or, for a call without exit,
+     * {@code open_call_seq}; null for a call without entry.
+     */
+    private static final String CALL_SEQ = "coalesce(exit_seq - call_span, open_call_seq)";
+
+    /** A class id from an object id (the class id is its high 32 bits; null for null). */
+    private static final String CLASS_OF_OBJECT = "object_id >> 32";
+
+    /**
+     * One row per record, in each thread's order. The files hold every record but method entries
+     * and exits: the view makes those rows from {@link #CALLS} ({@link TableViews}).
+     */
     public static final TableSchema RECORDS = new TableSchema("records", List.of(
             required("thread", LONG),
             required("seq", LONG, DELTA),
@@ -34,7 +48,7 @@ public final class TraceTables {
             optional("fragment", LONG),
             optional("method_id", LONG),
             optional("call_seq", LONG, DELTA),
-            optional("class_id", LONG),
+            derived("class_id", LONG, CLASS_OF_OBJECT),
             optional("field_id", LONG),
             optional("bci", INT, REPEATS),
             optional("object_id", LONG, PLAIN),
@@ -44,19 +58,40 @@ public final class TraceTables {
     /** One row per call: a method's entry and its exit. */
     public static final TableSchema CALLS = new TableSchema("calls", List.of(
             required("thread", LONG),
-            optional("call_seq", LONG, DELTA),
+            derived("call_seq", LONG, CALL_SEQ),
             optional("exit_seq", LONG, DELTA),
-            optional("parent_seq", LONG, DELTA),
+            derived("parent_seq", LONG, "coalesce(" + CALL_SEQ + ", exit_seq) - parent_gap"),
             required("depth", INT),
             required("method_id", LONG),
             required("stack_id", LONG, REPEATS),
             optional("parent_stack_id", LONG, REPEATS),
             optional("entry_ns", LONG),
-            optional("exit_ns", LONG),
-            optional("duration_ns", LONG),
+            // in the order calls end: growing within a thread
+            optional("exit_ns", LONG, DELTA),
+            derived("duration_ns", LONG, "exit_ns - entry_ns"),
             optional("self_ns", LONG),
             optional("exit_bci", INT, REPEATS),
-            optional("exceptional", BOOLEAN)));
+            // the .mtlog marks an exit by exception with bytecode index 0 (docs/mtlog-format.md)
+            derived("exceptional", BOOLEAN, "exit_bci = 0"),
+            optional("entry_fragment", LONG),
+            optional("exit_fragment", LONG),
+            // Rows come as calls end, so their entries' and callers' seq jump back and forth; these
+            // small steps from the exit, delta-packed, stand for them (docs/query.md, "Files")
+            hidden("call_span", LONG, DELTA),
+            hidden("open_call_seq", LONG, DELTA),
+            hidden("parent_gap", LONG, DELTA)));
+
+    /**
+     * The calls summed per call path: written by the export as its calls end, in parts (a path may
+     * have several rows, which add up).
+     */
+    public static final TableSchema STACKS = new TableSchema("stacks", List.of(
+            required("stack_id", LONG, PLAIN),
+            optional("parent_stack_id", LONG, PLAIN),
+            required("method_id", LONG),
+            required("calls", LONG),
+            optional("total_ns", LONG),
+            optional("self_ns", LONG)));
 
     /** One row per monitor hold: an acquire and its release. */
     public static final TableSchema LOCKS = new TableSchema("locks", List.of(
@@ -64,14 +99,14 @@ public final class TraceTables {
             optional("acquire_seq", LONG, DELTA),
             optional("release_seq", LONG, DELTA),
             required("object_id", LONG),
-            required("class_id", LONG),
+            derived("class_id", LONG, CLASS_OF_OBJECT),
             optional("method_id", LONG),
             optional("call_seq", LONG),
             optional("acquire_bci", INT),
             optional("release_bci", INT),
             optional("acquire_ns", LONG),
             optional("release_ns", LONG),
-            optional("hold_ns", LONG)));
+            derived("hold_ns", LONG, "release_ns - acquire_ns")));
 
     /** The traced threads. */
     public static final TableSchema THREADS = new TableSchema("threads", List.of(
@@ -129,7 +164,7 @@ public final class TraceTables {
             required("threads", LONG)));
 
     /** Every table, in the order the docs list them. */
-    public static final List<TableSchema> ALL = List.of(RECORDS, CALLS, LOCKS, THREADS, CLASSES, METHODS, GCS, FIELDS, RECORDING);
+    public static final List<TableSchema> ALL = List.of(RECORDS, CALLS, STACKS, LOCKS, THREADS, CLASSES, METHODS, GCS, FIELDS, RECORDING);
 
     /** The partition column every table has. */
     public static final String RECORDING_COLUMN = "recording";

@@ -31,7 +31,7 @@ class QueryDocsTest {
                 }
             }
             List<String> actual = new ArrayList<>();
-            for (TableSchema.Column c : t.columns()) {
+            for (TableSchema.Column c : t.shown()) {
                 String type = switch (c.kind()) {
                     case LONG -> "INT64";
                     case INT -> "INT32";

@@ -1,5 +1,6 @@
 package dev.minitrace.spark;
 
+import dev.minitrace.query.TableViews;
 import dev.minitrace.query.TraceDatabase;
 import dev.minitrace.query.TraceTables;
 import dev.minitrace.query.parquet.TableSchema;
@@ -37,9 +38,9 @@ final class FleetEngines {
         Connection duck = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement s = duck.createStatement()) {
             for (TableSchema t : TraceTables.ALL) {
-                s.execute("CREATE VIEW " + t.name() + " AS SELECT * FROM read_parquet("
-                        + TraceDatabase.literal(root + "/**/" + t.name() + "/*/*.parquet") + ", hive_partitioning = true, "
-                        + "hive_types = {'recording': VARCHAR})");
+                s.execute("CREATE VIEW " + t.name() + " AS " + TableViews.select(t, name -> "read_parquet("
+                        + TraceDatabase.literal(root + "/**/" + name + "/*/*.parquet") + ", hive_partitioning = true, "
+                        + "hive_types = {'recording': VARCHAR})"));
             }
         }
         return duck;

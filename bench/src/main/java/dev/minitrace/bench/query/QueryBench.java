@@ -22,12 +22,15 @@ import java.util.stream.Stream;
  * {@code /usr/bin/time} for the peak RSS of the whole process. Prints medians, the sizes of the
  * {@code .jfr}, the {@code .mtlog} and the export (per table), and the load average.
  *
- * <p>Usage: {@code QueryBench [--java JDK_HOME] [--rounds N] [--recording FILE] [--keep]}
+ * <p>Usage: {@code QueryBench [--java JDK_HOME] [--rounds N] [--recording FILE] [--against CHECKOUT] [--keep]}
  * ({@code --recording}: another recording, such as a real application's full trace kept by {@code
- * bench/run apps --keep DIR}; {@code --keep} leaves the export in {@code bench/target/query-bench/}).
+ * bench/run apps --keep DIR}; {@code --against}: a built checkout whose {@code bin/mt export} and
+ * {@code bin/mt query} run too, interleaved in the same rounds, and whose answer to every question
+ * must be the same, byte for byte, as this checkout's, else exit status 1; {@code --keep} leaves
+ * the export in {@code bench/target/query-bench/}).
  */
 public final class QueryBench {
-    static final String USAGE = "bench/run query [--java JDK_HOME] [--rounds N] [--recording FILE] [--keep]";
+    static final String USAGE = "bench/run query [--java JDK_HOME] [--rounds N] [--recording FILE] [--against CHECKOUT] [--keep]";
 
     private QueryBench() {
     }
@@ -46,12 +49,19 @@ public final class QueryBench {
         int rounds = 3;
         boolean keep = false;
         Path recording = null;
+        Path against = null;
         while (cli.hasNext()) {
             switch (cli.option()) {
                 case "--java" -> javaHome = cli.javaHome();
                 case "--rounds" -> rounds = cli.intNumber(1);
                 case "--keep" -> keep = true;
                 case "--recording" -> recording = Path.of(cli.value()).toAbsolutePath();
+                case "--against" -> {
+                    against = Path.of(cli.value()).toAbsolutePath();
+                    if (!Files.isExecutable(against.resolve("bin/mt"))) {
+                        throw new BenchArgs.Usage("--against " + against + ": no bin/mt there (expected a built checkout)");
+                    }
+                }
                 case "-h", "--help" -> {
                     cli.printUsage();
                     System.exit(0);
@@ -67,17 +77,32 @@ public final class QueryBench {
         Path mt = root.resolve("bin/mt");
         Path work = root.resolve("bench/target/query-bench");
         Path log = work.resolve("bench.mtlog");
-        Path tables = work.resolve("tables");
+        // each checkout's bin/mt and export folder: this one's first
+        Map<String, Path> mts = new LinkedHashMap<>();
+        Map<String, Path> exports = new LinkedHashMap<>();
+        mts.put("", mt);
+        exports.put("", work.resolve("tables"));
+        if (against != null) {
+            mts.put(" @against", against.resolve("bin/mt"));
+            exports.put(" @against", work.resolve("tables-against"));
+        }
+        Path tables = exports.get("");
         Files.createDirectories(work);
-        System.out.printf(Locale.ROOT, "Recording %s (%,d bytes), JDK %d, %d rounds, load %s%n", jfr.getFileName(), Files.size(jfr),
-                new ChildJvm(javaHome, BenchPaths.benchJar()).featureVersion(), rounds, load());
+        System.out.printf(Locale.ROOT, "Recording %s (%,d bytes), JDK %d, %d rounds, load %s%s%n", jfr.getFileName(), Files.size(jfr),
+                new ChildJvm(javaHome, BenchPaths.benchJar()).featureVersion(), rounds, load(),
+                against == null ? "" : ", against " + against);
         Map<String, List<double[]>> runs = new LinkedHashMap<>();
+        List<String> sides = new ArrayList<>(mts.keySet());
         for (int r = 0; r < rounds; r++) {
             Files.deleteIfExists(log);
-            delete(tables);
             record(runs, "bin/mt convert (thread layout)", time(javaHome, mt, List.of("convert", jfr.toString(), log.toString())));
-            record(runs, "bin/mt export --format parquet", time(javaHome, mt, List.of("export", "--format", "parquet", jfr.toString(),
-                    tables.toString())));
+            // the checkouts take turns at going first
+            for (int k = 0; k < sides.size(); k++) {
+                String side = sides.get((k + r) % sides.size());
+                delete(exports.get(side));
+                record(runs, "bin/mt export --format parquet" + side, time(javaHome, mts.get(side), List.of("export", "--format", "parquet",
+                        jfr.toString(), exports.get(side).toString())));
+            }
             System.out.printf(Locale.ROOT, "  round %d done, load %s%n", r + 1, load());
         }
         String[] gcs = new String(run(javaHome, mt, List.of("query", tables.toString(), "--format", "csv",
@@ -97,29 +122,56 @@ public final class QueryBench {
         questions.put("--between-gcs " + gcs[0] + " " + gcs[1], List.of("--between-gcs", gcs[0], gcs[1]));
         for (int r = 0; r < rounds; r++) {
             for (Map.Entry<String, List<String>> q : questions.entrySet()) {
-                List<String> cmd = new ArrayList<>(List.of("query", tables.toString()));
-                cmd.addAll(q.getValue());
-                record(runs, "bin/mt query " + q.getKey(), time(javaHome, mt, cmd));
+                for (int k = 0; k < sides.size(); k++) {
+                    String side = sides.get((k + r) % sides.size());
+                    List<String> cmd = new ArrayList<>(List.of("query", exports.get(side).toString()));
+                    cmd.addAll(q.getValue());
+                    record(runs, "bin/mt query " + q.getKey() + side, time(javaHome, mts.get(side), cmd));
+                }
             }
         }
-        System.out.printf(Locale.ROOT, "%nload after: %s%n%-58s %9s %13s%n", load(), "command", "median s", "peak RSS MiB");
+        System.out.printf(Locale.ROOT, "%nload after: %s%n%-70s %9s %13s%n", load(), "command", "median s", "peak RSS MiB");
         for (Map.Entry<String, List<double[]>> e : runs.entrySet()) {
             double[] s = e.getValue().stream().mapToDouble(v -> v[0]).toArray();
             double[] m = e.getValue().stream().mapToDouble(v -> v[1]).toArray();
-            System.out.printf(Locale.ROOT, "%-58s %9.2f %13.0f%n", e.getKey(), ChildJvm.median(s), ChildJvm.median(m) / 1024);
+            System.out.printf(Locale.ROOT, "%-70s %9.2f %13.0f%n", e.getKey(), ChildJvm.median(s), ChildJvm.median(m) / 1024);
+        }
+        boolean same = true;
+        if (against != null) {
+            // Every answer in full, as CSV: the same, byte for byte, from both checkouts' exports and SQL
+            for (Map.Entry<String, List<String>> q : questions.entrySet()) {
+                List<byte[]> answers = new ArrayList<>();
+                for (String side : sides) {
+                    List<String> cmd = new ArrayList<>(List.of("query", exports.get(side).toString(), "--format", "csv"));
+                    cmd.addAll(q.getValue());
+                    answers.add(run(javaHome, mts.get(side), cmd));
+                }
+                boolean equal = java.util.Arrays.equals(answers.get(0), answers.get(1));
+                same &= equal;
+                System.out.printf(Locale.ROOT, "answer of %-50s %s (%,d lines)%n", q.getKey(), equal ? "identical" : "DIFFERS",
+                        new String(answers.get(0), StandardCharsets.UTF_8).lines().count());
+            }
         }
         long mtlog = Files.size(log);
-        long parquet = size(tables);
-        System.out.printf(Locale.ROOT, "%nSizes: .jfr %,d bytes; .mtlog %,d bytes; Parquet %,d bytes (%.3f of the .mtlog, %.3f of the .jfr)%n",
-                Files.size(jfr), mtlog, parquet, parquet / (double) mtlog, parquet / (double) Files.size(jfr));
-        try (Stream<Path> t = Files.list(tables)) {
-            for (Path table : t.sorted().toList()) {
-                System.out.printf(Locale.ROOT, "  %-10s %,15d bytes%n", table.getFileName(), size(table));
+        for (Map.Entry<String, Path> e : exports.entrySet()) {
+            long parquet = size(e.getValue());
+            System.out.printf(Locale.ROOT, "%nSizes%s: .jfr %,d bytes; .mtlog %,d bytes; Parquet %,d bytes (%.3f of the .mtlog, %.3f of the .jfr)%n",
+                    e.getKey(), Files.size(jfr), mtlog, parquet, parquet / (double) mtlog, parquet / (double) Files.size(jfr));
+            try (Stream<Path> t = Files.list(e.getValue())) {
+                for (Path table : t.sorted().toList()) {
+                    System.out.printf(Locale.ROOT, "  %-10s %,15d bytes%n", table.getFileName(), size(table));
+                }
             }
         }
         Files.deleteIfExists(log);
         if (!keep) {
-            delete(tables);
+            for (Path e : exports.values()) {
+                delete(e);
+            }
+        }
+        if (!same) {
+            System.err.println("bench/run query: the checkouts' answers differ");
+            System.exit(1);
         }
     }
 

@@ -38,6 +38,8 @@ public final class ParquetExport implements TraceWriter {
     private final RecordFamilies records;
     private final TableWriter calls;
     private final TableWriter locks;
+    private final TableWriter stackRows;
+    private final StackTotals stacks;
     /** The threads in order of their first record, and where each thread's key finds its trace (no boxing per batch). */
     private final List<ThreadTrace> threads = new ArrayList<>();
     private final LongIntMap threadIndex = new LongIntMap(64);
@@ -45,6 +47,8 @@ public final class ParquetExport implements TraceWriter {
     private ThreadTrace last;
     private long fragmentOfNewThreads = NULL_LONG;
     private long endNanos = NULL_LONG;
+    /** Every record, method entries and exits included (which the files of {@code records} leave to {@code calls}). */
+    private long recordCount;
     private boolean finished;
 
     /** Starts an export of the recording {@code facts} describes into folder {@code out} (created when missing). */
@@ -55,18 +59,25 @@ public final class ParquetExport implements TraceWriter {
         Files.createDirectories(this.out);
         this.staging = Files.createTempDirectory(this.out, ".export-");
         TableWriter c = null;
+        TableWriter l = null;
         try {
             this.records = new RecordFamilies(folder(TraceTables.RECORDS), metadata(TraceTables.RECORDS));
-            c = open(TraceTables.CALLS);
-            this.locks = open(TraceTables.LOCKS);
+            c = open(ThreadTrace.CALLS);
+            l = open(ThreadTrace.LOCKS);
+            this.stackRows = open(StackTotals.STACKS);
         } catch (IOException | RuntimeException e) {
-            if (c != null) {
-                c.abandon();
+            for (TableWriter w : new TableWriter[] {c, l}) {
+                if (w != null) {
+                    w.abandon();
+                }
             }
             Folders.deleteTree(staging);
             throw e;
         }
         this.calls = c;
+        this.locks = l;
+        // its runs are scratch files in staging, which close() deletes in any case
+        this.stacks = new StackTotals(stackRows, staging);
     }
 
     private TableWriter open(TableSchema table) throws IOException {
@@ -88,9 +99,9 @@ public final class ParquetExport implements TraceWriter {
         return id;
     }
 
-    /** The rows written to {@code records}, {@code calls} and {@code locks}. */
+    /** The rows of {@code records} (its view's: every record), {@code calls} and {@code locks}. */
     public long[] rows() {
-        return new long[] {records.rows(), calls.rows(), locks.rows()};
+        return new long[] {recordCount, calls.rows(), locks.rows()};
     }
 
     @Override
@@ -100,16 +111,18 @@ public final class ParquetExport implements TraceWriter {
 
     @Override
     public long heapBytes() {
-        // The row groups of records' families, calls and locks, their page and dictionary buffers, the
-        // slices; and the large pages of the calls' REPEATS columns.
-        return RecordFamilies.heapBytes() + 2 * ROW_GROUP_BYTES + (16L << 20) + TableWriter.repeatBytes(TraceTables.CALLS);
+        // The row groups of records' families, calls, locks and stacks, their page and dictionary
+        // buffers, the slices; the large pages of the calls' REPEATS columns; the paths' sums.
+        return RecordFamilies.heapBytes() + 3 * ROW_GROUP_BYTES + (16L << 20) + TableWriter.repeatBytes(ThreadTrace.CALLS)
+                + StackTotals.HEAP_BYTES;
     }
 
     @Override
     public void records(long threadKey, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
         ThreadTrace t = trace(threadKey);
+        recordCount += to - from;
         for (int i = from; i < to; i++) {
-            t.add(type[i], time[i], value[i], aux[i], records.writer(type[i]), calls, locks);
+            t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
         }
         if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {
             endNanos = time[to - 1];
@@ -121,7 +134,7 @@ public final class ParquetExport implements TraceWriter {
         if (t == null || t.key != threadKey) {
             int i = threadIndex.get(threadKey);
             if (i == LongIntMap.MISSING) {
-                t = new ThreadTrace(threadKey);
+                t = new ThreadTrace(threadKey, stacks);
                 t.fragment = fragmentOfNewThreads;
                 threadIndex.put(threadKey, threads.size());
                 threads.add(t);
@@ -152,11 +165,13 @@ public final class ParquetExport implements TraceWriter {
         for (ThreadTrace t : threads) {
             t.finish(calls, locks);
         }
+        stacks.finish();
         records.close();
         calls.close();
         locks.close();
+        stackRows.close();
         Dimensions.write(staging, tables, gcPoints, Map.of("minitrace.recording", id));
-        Dimensions.recording(staging, facts, endNanos, records.rows(), calls.rows(), locks.rows(), tables.threads().size(),
+        Dimensions.recording(staging, facts, endNanos, recordCount, calls.rows(), locks.rows(), tables.threads().size(),
                 Map.of("minitrace.recording", id));
         publish();
         finished = true;
@@ -187,6 +202,7 @@ public final class ParquetExport implements TraceWriter {
             records.abandon();
             calls.abandon();
             locks.abandon();
+            stackRows.abandon();
         }
         Folders.deleteTree(staging);
     }

@@ -1,7 +1,6 @@
 package dev.minitrace.query.export;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
-import dev.minitrace.query.TraceTables;
 import dev.minitrace.query.parquet.TableWriter;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -9,32 +8,27 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * The {@code records} table written as one writer per family of kinds (methods, locks,
- * allocations, the heap records), each into files of its own, so that every row group holds one
- * family and its {@code kind} statistics say so: a query for allocations skips the method records'
- * row groups, most of a trace, without reading them (docs/query.md, "Files"). A family's files
- * exist only if the trace has its records.
+ * The {@code records} files written as one writer per family of kinds (locks, allocations, the
+ * heap records; method entries and exits are {@code calls}' rows), each into a file of its own, so
+ * that every row group holds one family and its {@code kind} statistics say so: a query for
+ * allocations skips the lock records' row groups without reading them (docs/query.md, "Files"). A
+ * family's file exists only if the trace has its records; a trace with none of them has an empty
+ * {@code part-0}, so that every export has the table's files.
  */
 final class RecordFamilies {
-    private static final int METHODS = 0;
-    private static final int LOCKS = 1;
-    private static final int ALLOCATIONS = 2;
-    private static final int HEAP = 3;
-    private static final String[] NAMES = {"methods", "locks", "allocations", "heap"};
-    /**
-     * Files per family, numbered after the families before it: method records, most of any trace,
-     * encode on two threads; part numbers stay the same whichever families a trace has.
-     */
-    private static final int[] PARTS = {2, 1, 1, 1};
-    /** Row group bytes of the families other than methods: their rows are fewer, and each family holds a row group's buffers. */
+    private static final int LOCKS = 0;
+    private static final int ALLOCATIONS = 1;
+    private static final int HEAP = 2;
+    private static final String[] NAMES = {"locks", "allocations", "heap"};
+    /** Row group bytes of each family: its rows are fewer than the calls', and each family holds a row group's buffers. */
     static final long SMALL_ROW_GROUP_BYTES = ParquetExport.ROW_GROUP_BYTES / 2;
 
     private static final int[] FAMILY = new int[MtlogFormat.MAX_TYPE + 1];
 
     static {
         Arrays.fill(FAMILY, HEAP);
-        FAMILY[MtlogFormat.METHOD_ENTRY] = METHODS;
-        FAMILY[MtlogFormat.METHOD_EXIT] = METHODS;
+        FAMILY[MtlogFormat.METHOD_ENTRY] = -1;
+        FAMILY[MtlogFormat.METHOD_EXIT] = -1;
         FAMILY[MtlogFormat.LOCK_ACQUIRE] = LOCKS;
         FAMILY[MtlogFormat.LOCK_RELEASE] = LOCKS;
         FAMILY[MtlogFormat.OBJECT_ALLOC] = ALLOCATIONS;
@@ -55,8 +49,7 @@ final class RecordFamilies {
 
     /** The heap the families' files may hold at once: their row groups' pages. */
     static long heapBytes() {
-        return PARTS[METHODS] * ParquetExport.ROW_GROUP_BYTES + (NAMES.length - 1) * SMALL_ROW_GROUP_BYTES
-                + Arrays.stream(PARTS).sum() * TableWriter.repeatBytes(TraceTables.RECORDS);
+        return NAMES.length * (SMALL_ROW_GROUP_BYTES + TableWriter.repeatBytes(ThreadTrace.RECORDS));
     }
 
     /** The writer of records of {@code type}. */
@@ -67,15 +60,13 @@ final class RecordFamilies {
 
     private TableWriter open(int type) throws IOException {
         int f = FAMILY[type];
+        if (f < 0) {
+            throw new IllegalArgumentException(MtlogFormat.typeName(type) + " records are calls' rows");
+        }
         if (families[f] == null) {
-            int first = 0;
-            for (int k = 0; k < f; k++) {
-                first += PARTS[k];
-            }
-            long groupBytes = f == METHODS ? ParquetExport.ROW_GROUP_BYTES : SMALL_ROW_GROUP_BYTES;
-            TableWriter w = new TableWriter(TraceTables.RECORDS, dir, first, PARTS[f], ParquetExport.ROW_GROUP_ROWS, groupBytes,
+            TableWriter w = new TableWriter(ThreadTrace.RECORDS, dir, f, 1, ParquetExport.ROW_GROUP_ROWS, SMALL_ROW_GROUP_BYTES,
                     metadata).background("minitrace-export-records-" + NAMES[f]);
-            w.codes(TraceTables.RECORDS.index("kind"), ThreadTrace.KINDS);
+            w.codes(ThreadTrace.RECORDS.index("kind"), ThreadTrace.KINDS);
             // a trace's families interleave record by record: each writer's rows go through its small slice
             w.staged();
             families[f] = w;
@@ -97,6 +88,9 @@ final class RecordFamilies {
 
     /** Completes every family's files. */
     void close() throws IOException {
+        if (Arrays.stream(families).allMatch(w -> w == null)) {
+            open(MtlogFormat.LOCK_ACQUIRE);
+        }
         IOException failed = null;
         for (TableWriter w : families) {
             if (w != null) {

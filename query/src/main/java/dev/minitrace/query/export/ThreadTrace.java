@@ -6,6 +6,7 @@ import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
 import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.query.TraceTables;
+import dev.minitrace.query.parquet.TableSchema;
 import dev.minitrace.query.parquet.TableWriter;
 import java.io.IOException;
 import java.util.Arrays;
@@ -18,47 +19,50 @@ import java.util.Arrays;
  * {@link dev.minitrace.converter.write.TraceWriter.Order#THREAD} gives.
  */
 final class ThreadTrace implements CallModel.Listener<IOException> {
-    private static final int R_THREAD = TraceTables.RECORDS.index("thread");
-    private static final int R_SEQ = TraceTables.RECORDS.index("seq");
-    private static final int R_KIND = TraceTables.RECORDS.index("kind");
-    private static final int R_TIME = TraceTables.RECORDS.index("time_ns");
-    private static final int R_FRAGMENT = TraceTables.RECORDS.index("fragment");
-    private static final int R_METHOD = TraceTables.RECORDS.index("method_id");
-    private static final int R_CALL = TraceTables.RECORDS.index("call_seq");
-    private static final int R_CLASS = TraceTables.RECORDS.index("class_id");
-    private static final int R_FIELD = TraceTables.RECORDS.index("field_id");
-    private static final int R_BCI = TraceTables.RECORDS.index("bci");
-    private static final int R_OBJECT = TraceTables.RECORDS.index("object_id");
-    private static final int R_INDEX = TraceTables.RECORDS.index("array_index");
-    private static final int R_LENGTH = TraceTables.RECORDS.index("array_length");
+    /** The tables as their files hold them. */
+    static final TableSchema RECORDS = TraceTables.RECORDS.stored();
+    static final TableSchema CALLS = TraceTables.CALLS.stored();
+    static final TableSchema LOCKS = TraceTables.LOCKS.stored();
 
-    private static final int C_THREAD = TraceTables.CALLS.index("thread");
-    private static final int C_SEQ = TraceTables.CALLS.index("call_seq");
-    private static final int C_EXIT = TraceTables.CALLS.index("exit_seq");
-    private static final int C_PARENT = TraceTables.CALLS.index("parent_seq");
-    private static final int C_DEPTH = TraceTables.CALLS.index("depth");
-    private static final int C_METHOD = TraceTables.CALLS.index("method_id");
-    private static final int C_STACK = TraceTables.CALLS.index("stack_id");
-    private static final int C_PARENT_STACK = TraceTables.CALLS.index("parent_stack_id");
-    private static final int C_ENTRY_NS = TraceTables.CALLS.index("entry_ns");
-    private static final int C_EXIT_NS = TraceTables.CALLS.index("exit_ns");
-    private static final int C_DURATION = TraceTables.CALLS.index("duration_ns");
-    private static final int C_SELF = TraceTables.CALLS.index("self_ns");
-    private static final int C_BCI = TraceTables.CALLS.index("exit_bci");
-    private static final int C_EXCEPTIONAL = TraceTables.CALLS.index("exceptional");
+    private static final int R_THREAD = RECORDS.index("thread");
+    private static final int R_SEQ = RECORDS.index("seq");
+    private static final int R_KIND = RECORDS.index("kind");
+    private static final int R_TIME = RECORDS.index("time_ns");
+    private static final int R_FRAGMENT = RECORDS.index("fragment");
+    private static final int R_METHOD = RECORDS.index("method_id");
+    private static final int R_CALL = RECORDS.index("call_seq");
+    private static final int R_FIELD = RECORDS.index("field_id");
+    private static final int R_BCI = RECORDS.index("bci");
+    private static final int R_OBJECT = RECORDS.index("object_id");
+    private static final int R_INDEX = RECORDS.index("array_index");
+    private static final int R_LENGTH = RECORDS.index("array_length");
 
-    private static final int L_THREAD = TraceTables.LOCKS.index("thread");
-    private static final int L_ACQUIRE = TraceTables.LOCKS.index("acquire_seq");
-    private static final int L_RELEASE = TraceTables.LOCKS.index("release_seq");
-    private static final int L_OBJECT = TraceTables.LOCKS.index("object_id");
-    private static final int L_CLASS = TraceTables.LOCKS.index("class_id");
-    private static final int L_METHOD = TraceTables.LOCKS.index("method_id");
-    private static final int L_CALL = TraceTables.LOCKS.index("call_seq");
-    private static final int L_ACQUIRE_BCI = TraceTables.LOCKS.index("acquire_bci");
-    private static final int L_RELEASE_BCI = TraceTables.LOCKS.index("release_bci");
-    private static final int L_ACQUIRE_NS = TraceTables.LOCKS.index("acquire_ns");
-    private static final int L_RELEASE_NS = TraceTables.LOCKS.index("release_ns");
-    private static final int L_HOLD = TraceTables.LOCKS.index("hold_ns");
+    private static final int C_THREAD = CALLS.index("thread");
+    private static final int C_EXIT = CALLS.index("exit_seq");
+    private static final int C_SPAN = CALLS.index("call_span");
+    private static final int C_OPEN_SEQ = CALLS.index("open_call_seq");
+    private static final int C_PARENT_GAP = CALLS.index("parent_gap");
+    private static final int C_DEPTH = CALLS.index("depth");
+    private static final int C_METHOD = CALLS.index("method_id");
+    private static final int C_STACK = CALLS.index("stack_id");
+    private static final int C_PARENT_STACK = CALLS.index("parent_stack_id");
+    private static final int C_ENTRY_NS = CALLS.index("entry_ns");
+    private static final int C_EXIT_NS = CALLS.index("exit_ns");
+    private static final int C_SELF = CALLS.index("self_ns");
+    private static final int C_BCI = CALLS.index("exit_bci");
+    private static final int C_ENTRY_FRAGMENT = CALLS.index("entry_fragment");
+    private static final int C_EXIT_FRAGMENT = CALLS.index("exit_fragment");
+
+    private static final int L_THREAD = LOCKS.index("thread");
+    private static final int L_ACQUIRE = LOCKS.index("acquire_seq");
+    private static final int L_RELEASE = LOCKS.index("release_seq");
+    private static final int L_OBJECT = LOCKS.index("object_id");
+    private static final int L_METHOD = LOCKS.index("method_id");
+    private static final int L_CALL = LOCKS.index("call_seq");
+    private static final int L_ACQUIRE_BCI = LOCKS.index("acquire_bci");
+    private static final int L_RELEASE_BCI = LOCKS.index("release_bci");
+    private static final int L_ACQUIRE_NS = LOCKS.index("acquire_ns");
+    private static final int L_RELEASE_NS = LOCKS.index("release_ns");
 
     /** The {@code kind} strings, by record type: the {@code .mtlog} type names. */
     static final String[] KINDS = new String[MtlogFormat.MAX_TYPE + 1];
@@ -76,23 +80,32 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     long fragment = NULL_LONG;
     /** The stack ids of the open calls, by frame. */
     private long[] callStack = new long[16];
+    /** The fragment of each open call's entry, by frame. */
+    private long[] callFragment = new long[16];
     private TableWriter callRows;
     private TableWriter lockRows;
+    private final StackTotals stacks;
 
-    ThreadTrace(long key) {
+    ThreadTrace(long key, StackTotals stacks) {
         this.key = key;
+        this.stacks = stacks;
     }
 
     /**
      * The thread's next record: {@code value} is a method id or an object id, {@code aux} the bytecode
      * index ({@link dev.minitrace.query.parquet.ParquetFile#NULL_INT} when unknown), {@code time}
-     * ns since the epoch or null.
+     * ns since the epoch or null. A method entry or exit is no row of {@code records}: its call's
+     * row holds it ({@link dev.minitrace.query.TableViews}).
      */
-    void add(byte type, long time, long value, int aux, TableWriter records, TableWriter callRows, TableWriter lockRows)
+    void add(byte type, long time, long value, int aux, RecordFamilies families, TableWriter callRows, TableWriter lockRows)
             throws IOException {
         this.callRows = callRows;
         this.lockRows = lockRows;
-        long call = model.record(type, value, aux, time);
+        model.record(type, value, aux, time);
+        if (type == MtlogFormat.METHOD_ENTRY || type == MtlogFormat.METHOD_EXIT) {
+            return;
+        }
+        TableWriter records = families.writer(type);
         long s = model.seq();
         int r = records.next();
         long[][] l = records.longs;
@@ -102,31 +115,16 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         l[R_TIME][r] = time;
         l[R_FRAGMENT][r] = fragment;
         l[R_FIELD][r] = NULL_LONG;
+        l[R_CALL][r] = model.runningCall();
         records.ints[R_INDEX][r] = NULL_INT;
         records.ints[R_LENGTH][r] = NULL_INT;
         switch (type) {
-            case MtlogFormat.METHOD_ENTRY -> {
-                l[R_METHOD][r] = value;
-                l[R_CALL][r] = s;
-                l[R_CLASS][r] = NULL_LONG;
-                l[R_OBJECT][r] = NULL_LONG;
-                records.ints[R_BCI][r] = NULL_INT;
-            }
-            case MtlogFormat.METHOD_EXIT -> {
-                l[R_METHOD][r] = value;
-                l[R_CLASS][r] = NULL_LONG;
-                l[R_OBJECT][r] = NULL_LONG;
-                records.ints[R_BCI][r] = aux;
-                l[R_CALL][r] = call;
-            }
             case MtlogFormat.EXCEPTION_THROW, MtlogFormat.EXCEPTION_HANDLED, MtlogFormat.FIELD_STORE, MtlogFormat.ARRAY_STORE,
                     MtlogFormat.ARRAY_LENGTH, MtlogFormat.ALLOC_SITE -> {
                 // a site: the method is the record's own for a throw, handler or untraced allocation site, else the running one
                 boolean exception = type == MtlogFormat.EXCEPTION_THROW || type == MtlogFormat.EXCEPTION_HANDLED
                         || type == MtlogFormat.ALLOC_SITE;
                 l[R_METHOD][r] = exception ? value : model.runningMethod();
-                l[R_CALL][r] = model.runningCall();
-                l[R_CLASS][r] = NULL_LONG;
                 l[R_OBJECT][r] = NULL_LONG;
                 records.ints[R_BCI][r] = type == MtlogFormat.ARRAY_LENGTH ? NULL_INT : aux;
                 if (type == MtlogFormat.FIELD_STORE) {
@@ -141,8 +139,6 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
                     MtlogFormat.OBJECT_DEATH, MtlogFormat.METHOD_RECEIVER -> {
                 // an object of a heap record; 0 is null (a static field's holder, a null target)
                 l[R_METHOD][r] = model.runningMethod();
-                l[R_CALL][r] = model.runningCall();
-                l[R_CLASS][r] = value == 0 ? NULL_LONG : value >>> 32;
                 l[R_OBJECT][r] = value == 0 ? NULL_LONG : value;
                 records.ints[R_BCI][r] = NULL_INT;
                 if (type == MtlogFormat.OBJECT_DEATH && aux != -1 && aux != NULL_INT) {
@@ -152,8 +148,6 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
             default -> {
                 // a monitor or an allocation: after an acquire the running call is the one that acquired
                 l[R_METHOD][r] = model.runningMethod();
-                l[R_CALL][r] = model.runningCall();
-                l[R_CLASS][r] = value >>> 32;
                 l[R_OBJECT][r] = value;
                 records.ints[R_BCI][r] = aux;
             }
@@ -164,15 +158,17 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     public void enter(int frame, long seq, long method, long time) {
         if (frame == callStack.length) {
             callStack = Arrays.copyOf(callStack, frame * 2);
+            callFragment = Arrays.copyOf(callFragment, frame * 2);
         }
         callStack[frame] = stack(frame > 0 ? callStack[frame - 1] : 0, method);
+        callFragment[frame] = fragment;
     }
 
     @Override
     public void exit(int frame, int end, long exitSeq, int bci, long time, long duration, long self) throws IOException {
         call(callRows, model.callSeq(frame), exitSeq, frame > 0 ? model.callSeq(frame - 1) : NULL_LONG, model.depth(frame),
                 model.method(frame), callStack[frame], frame > 0 ? callStack[frame - 1] : NULL_LONG, model.entryTime(frame), time,
-                self, bci);
+                self, bci, callFragment[frame]);
     }
 
     @Override
@@ -181,17 +177,20 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         long parent = calls > 0 ? model.callSeq(calls - 1) : NULL_LONG;
         long parentStack = calls > 0 ? callStack[calls - 1] : NULL_LONG;
         call(callRows, NULL_LONG, exitSeq, parent, depth, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method),
-                parentStack, NULL_LONG, time, NULL_LONG, bci);
+                parentStack, NULL_LONG, time, NULL_LONG, bci, NULL_LONG);
     }
 
     private void call(TableWriter out, long entrySeq, long exitSeq, long parent, int depth, long method, long stack,
-            long parentStack, long entry, long exit, long self, int bci) throws IOException {
+            long parentStack, long entry, long exit, long self, int bci, long entryFragment) throws IOException {
         int r = out.next();
         long[][] l = out.longs;
         l[C_THREAD][r] = key;
-        l[C_SEQ][r] = entrySeq;
+        // call_seq and parent_seq as the view derives them (TraceTables.CALLS)
+        boolean entered = entrySeq != NULL_LONG;
         l[C_EXIT][r] = exitSeq;
-        l[C_PARENT][r] = parent;
+        l[C_SPAN][r] = entered && exitSeq != NULL_LONG ? exitSeq - entrySeq : NULL_LONG;
+        l[C_OPEN_SEQ][r] = exitSeq == NULL_LONG ? entrySeq : NULL_LONG;
+        l[C_PARENT_GAP][r] = parent == NULL_LONG ? NULL_LONG : (entered ? entrySeq : exitSeq) - parent;
         out.ints[C_DEPTH][r] = depth;
         l[C_METHOD][r] = method;
         l[C_STACK][r] = stack;
@@ -199,11 +198,11 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         l[C_ENTRY_NS][r] = entry;
         boolean ended = exitSeq != NULL_LONG;
         l[C_EXIT_NS][r] = ended ? exit : NULL_LONG;
-        l[C_DURATION][r] = ended && exit != NULL_LONG && entry != NULL_LONG ? exit - entry : NULL_LONG;
+        stacks.add(stack, parentStack, method, ended && exit != NULL_LONG && entry != NULL_LONG ? exit - entry : NULL_LONG, self);
         l[C_SELF][r] = self;
         out.ints[C_BCI][r] = ended ? bci : NULL_INT;
-        // The .mtlog marks an exit by exception with bytecode index 0 (docs/mtlog-format.md).
-        out.bytes[C_EXCEPTIONAL][r] = !ended || bci == NULL_INT ? (byte) -1 : bci == 0 ? (byte) 1 : (byte) 0;
+        l[C_ENTRY_FRAGMENT][r] = entryFragment;
+        l[C_EXIT_FRAGMENT][r] = ended ? fragment : NULL_LONG;
     }
 
     /**
@@ -238,14 +237,12 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         l[L_ACQUIRE][r] = acquireSeq;
         l[L_RELEASE][r] = releaseSeq;
         l[L_OBJECT][r] = object;
-        l[L_CLASS][r] = object >>> 32;
         l[L_METHOD][r] = method;
         l[L_CALL][r] = call;
         out.ints[L_ACQUIRE_BCI][r] = acquireBci;
         out.ints[L_RELEASE_BCI][r] = releaseBci;
         l[L_ACQUIRE_NS][r] = acquired;
         l[L_RELEASE_NS][r] = released;
-        l[L_HOLD][r] = acquired == NULL_LONG || released == NULL_LONG ? NULL_LONG : released - acquired;
     }
 
     /** The trace ended: the calls and holds still open are written without their end. */

@@ -55,8 +55,48 @@ public record TableSchema(String name, List<Column> columns) {
         }
     }
 
-    /** A column: name, type, whether it may be null, and how its values are encoded. */
-    public record Column(String name, Kind kind, boolean nullable, Encoding encoding) {
+    /**
+     * A column: name, type, whether it may be null, and how its values are encoded; with
+     * {@code derived} SQL, a column the files do not hold, which the tables' views compute from the
+     * stored columns of its row ({@link #stored()}); not {@code shown}: a stored column that only
+     * serves to derive others, which the views leave out.
+     */
+    public record Column(String name, Kind kind, boolean nullable, Encoding encoding, String derived, boolean shown) {
+        /** A column the files hold, shown as it is. */
+        public Column(String name, Kind kind, boolean nullable, Encoding encoding) {
+            this(name, kind, nullable, encoding, null, true);
+        }
+
+        /** Whether the files hold it. */
+        public boolean isStored() {
+            return derived == null;
+        }
+    }
+
+    /** A column that may be null, stored only to derive shown columns from it (the views leave it out). */
+    public static Column hidden(String name, Kind kind, Encoding encoding) {
+        return new Column(name, kind, true, encoding, null, false);
+    }
+
+    /** The columns the table's view shows, in order: the documented ones. */
+    public List<Column> shown() {
+        return columns.stream().filter(Column::shown).toList();
+    }
+
+    /**
+     * A column that the files do not hold: {@code sql} computes it from the row's stored columns (an
+     * expression that DuckDB and Spark SQL both read), in the table's view.
+     */
+    public static Column derived(String name, Kind kind, String sql) {
+        return new Column(name, kind, true, Encoding.DICTIONARY, sql, true);
+    }
+
+    /** The table as its files hold it: the stored columns only, in order. */
+    public TableSchema stored() {
+        if (columns.stream().allMatch(Column::isStored)) {
+            return this;
+        }
+        return new TableSchema(name, columns.stream().filter(Column::isStored).toList());
     }
 
     /** A column that is never null. */
@@ -93,6 +133,9 @@ public record TableSchema(String name, List<Column> columns) {
     public MessageType parquet() {
         Types.MessageTypeBuilder b = Types.buildMessage();
         for (Column c : columns) {
+            if (!c.isStored()) {
+                throw new IllegalStateException(name + "." + c.name() + " is derived: write the table's stored() schema");
+            }
             Type.Repetition r = c.nullable() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
             switch (c.kind()) {
                 case LONG -> b.primitive(PrimitiveTypeName.INT64, r).named(c.name());

@@ -1,8 +1,8 @@
 -- The calls made below ${method}, as a tree: each line is a call path from ${method} down, with its
 -- calls and inclusive and self time, down to ${depth} levels below ${method} (the times include
 -- the levels below). Calls along the same path share a stack_id, so the tree is built from the
--- distinct stacks, not from every call. A call of ${method} inside another one (recursion) belongs
--- to the outer one's tree.
+-- calls summed per path (the stacks table: a row per path), not from every call. A call of ${method} inside another
+-- one (recursion) belongs to the outer one's tree.
 WITH RECURSIVE
 -- Each recording as a small number: grouping and recursing by the recording's name would carry
 -- that text in every row (PMD's trace has 4.2 M distinct stacks).
@@ -15,29 +15,27 @@ named AS (
            dense_rank() OVER (ORDER BY m.class_name || '::' || m.method_name)::INTEGER AS name_rank
     FROM methods m
     JOIN recordings k ON k.recording = m.recording),
-stacks AS MATERIALIZED (
+paths AS MATERIALIZED (
     SELECT g.r, g.stack_id, g.parent_stack_id, n.name_rank,
            n.name = ${method} OR ends_with('.' || n.name, '.' || ${method}) AS asked,
            g.calls, g.total_ns, g.self_ns
-    FROM (SELECT k.r, c.stack_id, c.parent_stack_id, c.method_id,
-                 count(*) AS calls, sum(c.duration_ns) AS total_ns, sum(c.self_ns) AS self_ns
-          FROM calls c
-          JOIN recordings k ON k.recording = c.recording
-          GROUP BY k.r, c.stack_id, c.parent_stack_id, c.method_id) g
+    FROM (SELECT k.r, p.stack_id, p.parent_stack_id, p.method_id, p.calls, p.total_ns, p.self_ns
+          FROM stacks p
+          JOIN recordings k ON k.recording = p.recording) g
     JOIN named n ON n.r = g.r AND n.method_id = g.method_id),
 -- From each stack of ${method} up its callers to the first that is ${method} too, if any: such a
 -- stack runs inside another call of ${method}, whose tree it belongs to. A step's stop is tested in
 -- the next step, not filtered on the stacks joined: so DuckDB hashes the few stacks being walked,
 -- not all the stacks again at every step.
 up AS (
-    SELECT r, stack_id AS start, parent_stack_id AS caller, false AS stop FROM stacks WHERE asked
+    SELECT r, stack_id AS start, parent_stack_id AS caller, false AS stop FROM paths WHERE asked
     UNION ALL
     SELECT u.r, u.start, s.parent_stack_id, s.asked
     FROM up u
-    JOIN stacks s ON s.r = u.r AND s.stack_id = u.caller
+    JOIN paths s ON s.r = u.r AND s.stack_id = u.caller
     WHERE NOT u.stop),
 roots AS (
-    SELECT r, stack_id FROM stacks WHERE asked
+    SELECT r, stack_id FROM paths WHERE asked
     EXCEPT
     SELECT r, start FROM up WHERE stop),
 -- Every stack below a root, once. A line of the tree is a path from ${method} down, kept as the
@@ -50,13 +48,13 @@ tree AS (
     SELECT s.r, s.stack_id, 0 AS level, from_hex(lpad(to_hex(s.name_rank), d.n, '0')) AS place, s.name_rank,
            s.calls, s.total_ns, s.self_ns
     FROM roots o
-    JOIN stacks s ON s.r = o.r AND s.stack_id = o.stack_id
+    JOIN paths s ON s.r = o.r AND s.stack_id = o.stack_id
     CROSS JOIN digits d
     UNION ALL
     SELECT s.r, s.stack_id, t.level + 1, t.place || from_hex(lpad(to_hex(s.name_rank), d.n, '0')), s.name_rank,
            s.calls, s.total_ns, s.self_ns
     FROM tree t
-    JOIN stacks s ON s.r = t.r AND s.parent_stack_id = t.stack_id
+    JOIN paths s ON s.r = t.r AND s.parent_stack_id = t.stack_id
     CROSS JOIN digits d
     WHERE t.level < ${depth}),
 nodes AS (

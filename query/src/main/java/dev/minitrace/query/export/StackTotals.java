@@ -1,0 +1,332 @@
+package dev.minitrace.query.export;
+
+import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
+
+import dev.minitrace.query.TraceTables;
+import dev.minitrace.query.parquet.TableSchema;
+import dev.minitrace.query.parquet.TableWriter;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code stacks} table: the calls summed per call path ({@code stack_id}, with its caller's path
+ * and its method), one row per path, so that a question about call paths (the call tree) reads a
+ * row per path and not a row per call, and need not sum again. The sums are kept in a table of
+ * bounded size, open addressing over primitives; whenever it fills, its paths are sorted and
+ * written to a scratch file (a run), and at the end the runs and the table are merged in the
+ * paths' order, the sums of a path that several runs hold added up into its one row. A real
+ * program's trace has a few million paths, most of them rare: the heap stays bounded and the
+ * scratch files hold 48 bytes per path and run.
+ */
+final class StackTotals {
+    static final TableSchema STACKS = TraceTables.STACKS.stored();
+    private static final int STACK = STACKS.index("stack_id");
+    private static final int PARENT = STACKS.index("parent_stack_id");
+    private static final int METHOD = STACKS.index("method_id");
+    private static final int CALLS = STACKS.index("calls");
+    private static final int TOTAL = STACKS.index("total_ns");
+    private static final int SELF = STACKS.index("self_ns");
+
+    /** Slots of the table: a power of two. */
+    static final int SLOTS = 1 << 18;
+    private static final int SLOT_BITS = Integer.numberOfTrailingZeros(SLOTS);
+    /** The table is written to a run when it holds this many paths. */
+    private static final int FULL = SLOTS / 4 * 3;
+    /** Each run's read buffer while merging. */
+    private static final int RUN_BUFFER = 1 << 15;
+    /** The heap the table holds: seven arrays of longs. */
+    static final long HEAP_BYTES = SLOTS * 7L * Long.BYTES;
+
+    private final TableWriter out;
+    private final Path scratch;
+    private final List<Path> runs = new ArrayList<>();
+    private final long[] stack = new long[SLOTS];
+    private final long[] parent = new long[SLOTS];
+    private final long[] method = new long[SLOTS];
+    /** Calls per slot; 0 is an empty slot. */
+    private final long[] calls = new long[SLOTS];
+    /** Sums of the known durations and self times; NULL_LONG while none is known. */
+    private final long[] total = new long[SLOTS];
+    private final long[] self = new long[SLOTS];
+    /** The occupied slots in the paths' order, after {@link #sortSlots}. */
+    private final long[] order = new long[SLOTS];
+    private int size;
+
+    /** Sums written as rows of {@code out}; runs go to folder {@code scratch}. */
+    StackTotals(TableWriter out, Path scratch) {
+        this.out = out;
+        this.scratch = scratch;
+    }
+
+    /** A call along path {@code stackId}; {@code duration} and {@code self} NULL_LONG when unknown. */
+    void add(long stackId, long parentStack, long methodId, long duration, long selfNs) throws IOException {
+        int mask = SLOTS - 1;
+        int h = (int) (stackId ^ (stackId >>> 32)) & mask;
+        while (calls[h] != 0 && (stack[h] != stackId || parent[h] != parentStack || method[h] != methodId)) {
+            h = (h + 1) & mask;
+        }
+        if (calls[h] == 0) {
+            if (size == FULL) {
+                spill();
+                add(stackId, parentStack, methodId, duration, selfNs);
+                return;
+            }
+            size++;
+            stack[h] = stackId;
+            parent[h] = parentStack;
+            method[h] = methodId;
+            total[h] = NULL_LONG;
+            self[h] = NULL_LONG;
+        }
+        calls[h]++;
+        total[h] = plus(total[h], duration);
+        self[h] = plus(self[h], selfNs);
+    }
+
+    /** A sum of known values: null while neither is known. */
+    private static long plus(long sum, long value) {
+        return value == NULL_LONG ? sum : sum == NULL_LONG ? value : sum + value;
+    }
+
+    /**
+     * Sorts the table's occupied slots by path into {@link #order}: by a key of the stack id's high
+     * bits and the slot, sorted as primitives, then the few slots whose high bits tie put in the
+     * full order ({@link #compare}).
+     */
+    private void sortSlots() {
+        int k = 0;
+        for (int h = 0; h < SLOTS; h++) {
+            if (calls[h] != 0) {
+                order[k++] = (stack[h] >>> SLOT_BITS) << SLOT_BITS | h;
+            }
+        }
+        Arrays.sort(order, 0, k);
+        // unsigned order of the high bits: the keys are sorted as signed longs, so the negative come first
+        int firstPositive = 0;
+        while (firstPositive < k && order[firstPositive] < 0) {
+            firstPositive++;
+        }
+        long[] tmp = Arrays.copyOfRange(order, 0, firstPositive);
+        System.arraycopy(order, firstPositive, order, 0, k - firstPositive);
+        System.arraycopy(tmp, 0, order, k - firstPositive, firstPositive);
+        for (int i = 0; i < k; i++) {
+            order[i] = order[i] & (SLOTS - 1);
+        }
+        // insertion sort within a tie of high bits (rare, short)
+        for (int i = 1; i < k; i++) {
+            long x = order[i];
+            int a = (int) x;
+            int j = i - 1;
+            while (j >= 0 && compareSlots((int) order[j], a) > 0) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = x;
+        }
+    }
+
+    /** Writes the table's paths, sorted, to a new run and empties the table. */
+    private void spill() throws IOException {
+        sortSlots();
+        Path run = scratch.resolve("stacks-" + runs.size() + ".run");
+        runs.add(run);
+        try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(run), RUN_BUFFER))) {
+            for (int i = 0; i < size; i++) {
+                int h = (int) order[i];
+                o.writeLong(stack[h]);
+                o.writeLong(parent[h]);
+                o.writeLong(method[h]);
+                o.writeLong(calls[h]);
+                o.writeLong(total[h]);
+                o.writeLong(self[h]);
+            }
+        }
+        Arrays.fill(calls, 0);
+        size = 0;
+    }
+
+    /** Writes every path's row: the runs and the table merged, the sums of a path added up. */
+    void finish() throws IOException {
+        sortSlots();
+        List<Source> sources = new ArrayList<>();
+        sources.add(new TableSource());
+        try {
+            for (Path run : runs) {
+                sources.add(new RunSource(run));
+            }
+            Source[] heap = new Source[sources.size()];
+            int n = 0;
+            for (Source src : sources) {
+                if (src.advance()) {
+                    heap[n++] = src;
+                }
+            }
+            for (int i = n / 2 - 1; i >= 0; i--) {
+                down(heap, i, n);
+            }
+            long s = 0;
+            long p = 0;
+            long m = 0;
+            long c = 0;
+            long t = NULL_LONG;
+            long f = NULL_LONG;
+            while (n > 0) {
+                Source top = heap[0];
+                if (c != 0 && (top.stack != s || top.parent != p || top.method != m)) {
+                    row(s, p, m, c, t, f);
+                    c = 0;
+                }
+                if (c == 0) {
+                    s = top.stack;
+                    p = top.parent;
+                    m = top.method;
+                    t = NULL_LONG;
+                    f = NULL_LONG;
+                }
+                c += top.calls;
+                t = plus(t, top.total);
+                f = plus(f, top.self);
+                if (!top.advance()) {
+                    heap[0] = heap[--n];
+                }
+                down(heap, 0, n);
+            }
+            if (c != 0) {
+                row(s, p, m, c, t, f);
+            }
+        } finally {
+            for (Source src : sources) {
+                src.close();
+            }
+            for (Path run : runs) {
+                Files.deleteIfExists(run);
+            }
+            Arrays.fill(calls, 0);
+            size = 0;
+        }
+    }
+
+    private void row(long s, long p, long m, long c, long t, long f) throws IOException {
+        int r = out.next();
+        long[][] l = out.longs;
+        l[STACK][r] = s;
+        l[PARENT][r] = p;
+        l[METHOD][r] = m;
+        l[CALLS][r] = c;
+        l[TOTAL][r] = t;
+        l[SELF][r] = f;
+    }
+
+    /** The paths in order from one run or the table: the current one's key and sums. */
+    private abstract static class Source {
+        long stack;
+        long parent;
+        long method;
+        long calls;
+        long total;
+        long self;
+
+        /** Moves to the next path; false at the end. */
+        abstract boolean advance() throws IOException;
+
+        void close() throws IOException {
+        }
+    }
+
+    private final class TableSource extends Source {
+        private int i = -1;
+
+        @Override
+        boolean advance() {
+            if (++i >= size) {
+                return false;
+            }
+            int h = (int) order[i];
+            stack = StackTotals.this.stack[h];
+            parent = StackTotals.this.parent[h];
+            method = StackTotals.this.method[h];
+            calls = StackTotals.this.calls[h];
+            total = StackTotals.this.total[h];
+            self = StackTotals.this.self[h];
+            return true;
+        }
+    }
+
+    private static final class RunSource extends Source {
+        private final DataInputStream in;
+
+        RunSource(Path run) throws IOException {
+            in = new DataInputStream(new BufferedInputStream(Files.newInputStream(run), RUN_BUFFER));
+        }
+
+        @Override
+        boolean advance() throws IOException {
+            try {
+                stack = in.readLong();
+            } catch (EOFException e) {
+                return false;
+            }
+            parent = in.readLong();
+            method = in.readLong();
+            calls = in.readLong();
+            total = in.readLong();
+            self = in.readLong();
+            return true;
+        }
+
+        @Override
+        void close() throws IOException {
+            in.close();
+        }
+    }
+
+    /** Sifts {@code heap[i]} down a min-heap of {@code n} sources ordered by their current path. */
+    private static void down(Source[] heap, int i, int n) {
+        while (true) {
+            int least = i;
+            int l = 2 * i + 1;
+            if (l < n && before(heap[l], heap[least])) {
+                least = l;
+            }
+            if (l + 1 < n && before(heap[l + 1], heap[least])) {
+                least = l + 1;
+            }
+            if (least == i) {
+                return;
+            }
+            Source x = heap[i];
+            heap[i] = heap[least];
+            heap[least] = x;
+            i = least;
+        }
+    }
+
+    private static boolean before(Source a, Source b) {
+        return compare(a.stack, a.parent, a.method, b.stack, b.parent, b.method) < 0;
+    }
+
+    /** The paths' order: the stack id's high bits unsigned, then stack id, caller's path and method. */
+    private static int compare(long s1, long p1, long m1, long s2, long p2, long m2) {
+        int c = Long.compareUnsigned(s1 >>> SLOT_BITS, s2 >>> SLOT_BITS);
+        if (c == 0) {
+            c = Long.compare(s1, s2);
+        }
+        if (c == 0) {
+            c = Long.compare(p1, p2);
+        }
+        return c != 0 ? c : Long.compare(m1, m2);
+    }
+
+    private int compareSlots(int a, int b) {
+        return compare(stack[a], parent[a], method[a], stack[b], parent[b], method[b]);
+    }
+}

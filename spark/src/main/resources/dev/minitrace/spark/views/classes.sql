@@ -1,0 +1,1 @@
+SELECT class_id, name, recording FROM files_classes

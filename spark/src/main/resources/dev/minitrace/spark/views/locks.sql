@@ -1,0 +1,1 @@
+SELECT thread, acquire_seq, release_seq, object_id, (object_id >> 32) AS class_id, method_id, call_seq, acquire_bci, release_bci, acquire_ns, release_ns, (release_ns - acquire_ns) AS hold_ns, recording FROM files_locks

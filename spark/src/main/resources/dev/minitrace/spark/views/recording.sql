@@ -1,0 +1,1 @@
+SELECT source, format, start_ns, end_ns, host, pid, jvm_name, jvm_version, jvm_arguments, java_arguments, jvm_start_ns, young_collector, old_collector, records, calls, locks, threads, recording FROM files_recording

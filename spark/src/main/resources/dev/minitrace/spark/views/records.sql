@@ -1,0 +1,5 @@
+SELECT thread, seq, kind, time_ns, fragment, method_id, call_seq, (object_id >> 32) AS class_id, field_id, bci, object_id, array_index, array_length, recording FROM files_records
+UNION ALL
+SELECT thread, (coalesce(exit_seq - call_span, open_call_seq)) AS seq, 'METHOD_ENTRY' AS kind, entry_ns AS time_ns, entry_fragment AS fragment, method_id, (coalesce(exit_seq - call_span, open_call_seq)) AS call_seq, CAST(NULL AS BIGINT) AS class_id, CAST(NULL AS BIGINT) AS field_id, CAST(NULL AS INTEGER) AS bci, CAST(NULL AS BIGINT) AS object_id, CAST(NULL AS INTEGER) AS array_index, CAST(NULL AS INTEGER) AS array_length, recording FROM files_calls WHERE (coalesce(exit_seq - call_span, open_call_seq)) IS NOT NULL
+UNION ALL
+SELECT thread, exit_seq AS seq, 'METHOD_EXIT' AS kind, exit_ns AS time_ns, exit_fragment AS fragment, method_id, (coalesce(exit_seq - call_span, open_call_seq)) AS call_seq, CAST(NULL AS BIGINT) AS class_id, CAST(NULL AS BIGINT) AS field_id, exit_bci AS bci, CAST(NULL AS BIGINT) AS object_id, CAST(NULL AS INTEGER) AS array_index, CAST(NULL AS INTEGER) AS array_length, recording FROM files_calls WHERE exit_seq IS NOT NULL

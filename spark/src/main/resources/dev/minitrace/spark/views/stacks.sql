@@ -1,0 +1,1 @@
+SELECT stack_id, parent_stack_id, method_id, calls, total_ns, self_ns, recording FROM files_stacks
