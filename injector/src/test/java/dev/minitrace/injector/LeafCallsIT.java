@@ -126,6 +126,35 @@ class LeafCallsIT {
     }
 
     @Test
+    void methodIdsAbove4096AreWrittenAsWideIdsAndTheTraceStaysTheSame(@TempDir Path dir) throws Exception {
+        // 450 copies of a class of 11 methods, each copy with ids of its own: the last copy's are
+        // above 4096 (written as two chars of 7 bits, header bit 6), the first copy's below.
+        String include = "include=fixture.leaf.Many";
+        Path buffered = dir.resolve("wide.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent(include), recording(buffered)), "fixture.leaf.WideIds", "450");
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<BufferedRecords.Item> items = main(buffered); // checks that every id from 4096 to 16383 is wide, and no other
+        TreeSet<Integer> ids = new TreeSet<>();
+        for (BufferedRecords.Item i : items) {
+            ids.add(i.methodId());
+        }
+        assertTrue(ids.first() < 4096 && ids.last() >= 4096 && ids.last() < 16384, ids.toString());
+        assertTrue(items.stream().anyMatch(i -> i.leaf() && i.methodId() >= 4096), "leaves and folded calls with wide ids");
+
+        Path perEvent = dir.resolve("events.jfr");
+        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(include), ChildJvm.recording(perEvent, null)), "fixture.leaf.WideIds", "450");
+        assertEquals(0, e.exitCode(), e.stderr());
+        List<RecordedEvent> events = RecordingFile.readAllEvents(perEvent);
+        Map<Integer, String> names = Recordings.methodNames(events);
+        List<String> fromEvents = new ArrayList<>();
+        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
+            fromEvents.add(Recordings.token(x, names));
+        }
+        assertEquals(fromEvents, BufferedRecords.tokens(items), "the buffered trace is the one of one JFR event per record");
+        assertEquals(2 * 17 * 2, fromEvents.size(), "two calls of run, 17 calls each, an entry and an exit each");
+    }
+
+    @Test
     void theJvmsExceptionsRecordNothingInsideALeafWithEveryAllocationTraced(@TempDir Path dir) throws Exception {
         // alloc-scope=all records the JDK's allocations too: the constructors the JVM runs for the
         // exceptions it throws allocate nothing, so the non-leaf twin's entry and exit are adjacent,

@@ -122,7 +122,7 @@ final class TraceBuffer {
                 return false; // the periodic thread committed the entry
             }
             char[] c = chars;
-            c[entryStart] = (char) (TraceBufferFormat.LEAF | TraceBufferFormat.EXIT);
+            c[entryStart] = (char) (TraceBufferFormat.LEAF | TraceBufferFormat.EXIT | c[entryStart] & TraceBufferFormat.WIDE_ID);
             int p = TraceBufferFormat.putVarint(c, entryEnd, bci); // begin() left room for a whole record after the entry
             expectedSequence = sequence + 1;
             records++;
@@ -148,8 +148,9 @@ final class TraceBuffer {
         expectedSequence = sequence + parts;
         char[] c = chars;
         long delta = stampDelta();
-        c[p++] = (char) (delta >= 0 ? header | TraceBufferFormat.STAMPED : header);
-        p = TraceBufferFormat.putVarint(c, p, methodId);
+        int h = header | TraceBufferFormat.idForm(methodId);
+        c[p++] = (char) (delta >= 0 ? h | TraceBufferFormat.STAMPED : h);
+        p = TraceBufferFormat.putMethodId(c, p, methodId);
         if ((header & TraceBufferFormat.KIND_MASK) == TraceBufferFormat.EXIT) {
             p = TraceBufferFormat.putVarint(c, p, bci);
         }
@@ -349,7 +350,11 @@ final class TraceBuffer {
                     skipped += readVarint(c);
                     continue;
                 } else {
-                    readVarint(c); // method id
+                    if ((h & TraceBufferFormat.WIDE_ID) != 0) {
+                        cursor += TraceBufferFormat.WIDE_ID_CHARS;
+                    } else {
+                        readVarint(c); // method id
+                    }
                     if (kind == TraceBufferFormat.EXIT) {
                         readVarint(c); // bytecode index
                     }
