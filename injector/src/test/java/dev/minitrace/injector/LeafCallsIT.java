@@ -40,6 +40,20 @@ class LeafCallsIT {
         return "-XX:StartFlightRecording:filename=" + file + ",settings=" + BufferedTraceIT.SETTINGS;
     }
 
+    /** main's trace from a child run of {@code main} with one JFR event per record. */
+    private static List<String> perEvent(Path dir, String agentOptions, String main, String... args) throws Exception {
+        Path jfr = dir.resolve("events.jfr");
+        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(agentOptions), ChildJvm.recording(jfr, null)), main, args);
+        assertEquals(0, e.exitCode(), e.stderr());
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        Map<Integer, String> names = Recordings.methodNames(events);
+        List<String> tokens = new ArrayList<>();
+        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
+            tokens.add(Recordings.token(x, names));
+        }
+        return tokens;
+    }
+
     private static List<BufferedRecords.Item> main(Path jfr) throws Exception {
         List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
         Map<String, List<BufferedRecords.Item>> threads = BufferedRecords.byThread(events, Recordings.methodNames(events));
@@ -73,16 +87,7 @@ class LeafCallsIT {
         assertEquals(new TreeSet<>(List.of("Late.<clinit>", "Leaves.<init>", "Leaves.late", "Leaves.main", "Leaves.sizeOrSum")), notLeaves,
                 "written as an entry and an exit");
 
-        Path perEvent = dir.resolve("events.jfr");
-        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(INCLUDE), ChildJvm.recording(perEvent, null)), "fixture.leaf.Leaves");
-        assertEquals(0, e.exitCode(), e.stderr());
-        List<RecordedEvent> events = RecordingFile.readAllEvents(perEvent);
-        Map<Integer, String> names = Recordings.methodNames(events);
-        List<String> fromEvents = new ArrayList<>();
-        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
-            fromEvents.add(Recordings.token(x, names));
-        }
-        assertEquals(MAIN, fromEvents, "one JFR event per record");
+        assertEquals(MAIN, perEvent(dir, INCLUDE, "fixture.leaf.Leaves"), "one JFR event per record");
     }
 
     @Test
@@ -113,16 +118,7 @@ class LeafCallsIT {
             assertEquals(i + 1, items.get(i).sequence(), "a folded record takes two sequence numbers: " + items.get(i));
         }
 
-        Path perEvent = dir.resolve("events.jfr");
-        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(include), ChildJvm.recording(perEvent, null)), "fixture.leaf.Folds");
-        assertEquals(0, e.exitCode(), e.stderr());
-        List<RecordedEvent> events = RecordingFile.readAllEvents(perEvent);
-        Map<Integer, String> names = Recordings.methodNames(events);
-        List<String> fromEvents = new ArrayList<>();
-        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
-            fromEvents.add(Recordings.token(x, names));
-        }
-        assertEquals(fromEvents, BufferedRecords.tokens(items), "the buffered trace is the one of one JFR event per record");
+        assertEquals(perEvent(dir, include, "fixture.leaf.Folds"), BufferedRecords.tokens(items), "the buffered trace is the one of one JFR event per record");
     }
 
     @Test
@@ -141,15 +137,7 @@ class LeafCallsIT {
         assertTrue(ids.first() < 4096 && ids.last() >= 4096 && ids.last() < 16384, ids.toString());
         assertTrue(items.stream().anyMatch(i -> i.leaf() && i.methodId() >= 4096), "leaves and folded calls with wide ids");
 
-        Path perEvent = dir.resolve("events.jfr");
-        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(include), ChildJvm.recording(perEvent, null)), "fixture.leaf.WideIds", "450");
-        assertEquals(0, e.exitCode(), e.stderr());
-        List<RecordedEvent> events = RecordingFile.readAllEvents(perEvent);
-        Map<Integer, String> names = Recordings.methodNames(events);
-        List<String> fromEvents = new ArrayList<>();
-        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
-            fromEvents.add(Recordings.token(x, names));
-        }
+        List<String> fromEvents = perEvent(dir, include, "fixture.leaf.WideIds", "450");
         assertEquals(fromEvents, BufferedRecords.tokens(items), "the buffered trace is the one of one JFR event per record");
         assertEquals(2 * 17 * 2, fromEvents.size(), "two calls of run, 17 calls each, an entry and an exit each");
     }
