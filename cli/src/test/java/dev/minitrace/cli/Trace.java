@@ -105,7 +105,8 @@ final class Trace {
     }
 
     // Header char: kind in bits 0-1 (0 entry, 1 exit, 2 exit by exception, 3 skip), bit 2 stamped,
-    // bit 5 a leaf (an exit standing for its entry too: two sequence numbers); then varints of 6 bits a char, bit 6 = more: method id, bci (kind 1), time delta (stamped).
+    // bit 5 a leaf (an exit standing for its entry too: two sequence numbers), bit 6 (method records) a wide id: two chars of 7 bits, low first;
+    // then varints of 6 bits a char, bit 6 = more: method id (unless wide), bci (kind 1), time delta (stamped).
     // Bit 3 set: an object record (kind 0 acquire, 1 release, 2 allocation), then class id,
     // identity hash, bci, time delta (stamped).
     private static void unpack(RecordedEvent e, List<Ev> into) {
@@ -153,10 +154,16 @@ final class Trace {
                 continue;
             }
             boolean leaf = (h & 0x20) != 0;
-            if (h >= 0x40 || leaf && kind == 0) {
+            if (h >= 0x80 || leaf && kind == 0) {
                 throw new IllegalStateException("bad method record header 0x" + Integer.toHexString(h));
             }
-            int id = (int) varint(s, p);
+            int id;
+            if ((h & 0x40) != 0) {
+                id = s.charAt(p[0]) | s.charAt(p[0] + 1) << 7;
+                p[0] += 2;
+            } else {
+                id = (int) varint(s, p);
+            }
             if (kind == 1) {
                 varint(s, p);
             }

@@ -64,10 +64,12 @@ final class BufferedRecords {
         int[] p = {0};
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
-            assertTrue(h < 128 && (h & 0x40) == 0, "header char " + h);
+            assertTrue(h < 128, "header char " + h);
             boolean leaf = (h & 0x20) != 0; // an exit's entry just before it, in the same record
+            boolean wide = (h & 0x40) != 0; // a method id of two chars of 7 bits, low first
             int kind = h & 3;
             assertTrue(!leaf || (h & 0x18) == 0, "leaf bit on a record that is no method record");
+            assertTrue(!wide || (h & 0x18) == 0 && kind != 3, "wide id bit on a record that is no method record");
             if ((h & 0x10) != 0 && (kind | (h & 8) >> 1) == 6) { // a heap record of kind 6: the site of the allocation that follows
                 int methodId = (int) varint(s, p);
                 int bci = (int) varint(s, p);
@@ -124,7 +126,15 @@ final class BufferedRecords {
                 sequence += n;
                 continue;
             }
-            int methodId = (int) varint(s, p);
+            int methodId;
+            if (wide) {
+                methodId = s.charAt(p[0]) | s.charAt(p[0] + 1) << 7;
+                assertTrue(methodId >= 4096, "a wide id below 4096: " + methodId);
+                p[0] += 2;
+            } else {
+                methodId = (int) varint(s, p);
+                assertTrue(methodId < 4096 || methodId >= 16384, "an id of 3 varint chars that fits two of 7 bits: " + methodId);
+            }
             int bci = kind == 1 ? (int) varint(s, p) : 0;
             boolean stamped = (h & 4) != 0;
             if (stamped) {

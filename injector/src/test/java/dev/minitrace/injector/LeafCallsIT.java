@@ -40,6 +40,20 @@ class LeafCallsIT {
         return "-XX:StartFlightRecording:filename=" + file + ",settings=" + BufferedTraceIT.SETTINGS;
     }
 
+    /** main's trace from a child run of {@code main} with one JFR event per record. */
+    private static List<String> perEvent(Path dir, String agentOptions, String main, String... args) throws Exception {
+        Path jfr = dir.resolve("events.jfr");
+        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(agentOptions), ChildJvm.recording(jfr, null)), main, args);
+        assertEquals(0, e.exitCode(), e.stderr());
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        Map<Integer, String> names = Recordings.methodNames(events);
+        List<String> tokens = new ArrayList<>();
+        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
+            tokens.add(Recordings.token(x, names));
+        }
+        return tokens;
+    }
+
     private static List<BufferedRecords.Item> main(Path jfr) throws Exception {
         List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
         Map<String, List<BufferedRecords.Item>> threads = BufferedRecords.byThread(events, Recordings.methodNames(events));
@@ -64,21 +78,68 @@ class LeafCallsIT {
                 (i.leaf() ? leaves : notLeaves).add(i.token().replace("!", "").substring(1));
             }
         }
+        // sizeOrSum's normal return follows its entry directly (its loop records nothing): the two
+        // records are folded into one leaf at the exit unless the ticker advanced in between
+        // (Folds is the test of that); its exit by exception never is.
+        leaves.remove("Leaves.sizeOrSum");
         assertEquals(new TreeSet<>(List.of("Late.compute", "Leaves.<clinit>", "Leaves.at", "Leaves.calls", "Leaves.divide", "Leaves.sign", "Leaves.size",
                 "Leaves.x")), leaves, "written as leaf records");
         assertEquals(new TreeSet<>(List.of("Late.<clinit>", "Leaves.<init>", "Leaves.late", "Leaves.main", "Leaves.sizeOrSum")), notLeaves,
                 "written as an entry and an exit");
 
-        Path perEvent = dir.resolve("events.jfr");
-        ChildJvm.Result e = ChildJvm.run(dir, List.of(ChildJvm.agent(INCLUDE), ChildJvm.recording(perEvent, null)), "fixture.leaf.Leaves");
-        assertEquals(0, e.exitCode(), e.stderr());
-        List<RecordedEvent> events = RecordingFile.readAllEvents(perEvent);
-        Map<Integer, String> names = Recordings.methodNames(events);
-        List<String> fromEvents = new ArrayList<>();
-        for (RecordedEvent x : Recordings.byThread(events).get("main")) {
-            fromEvents.add(Recordings.token(x, names));
+        assertEquals(MAIN, perEvent(dir, INCLUDE, "fixture.leaf.Leaves"), "one JFR event per record");
+    }
+
+    @Test
+    void anEntryFollowedDirectlyByItsExitBecomesOneLeafRecordAndTheTraceStaysTheSame(@TempDir Path dir) throws Exception {
+        String include = "include=fixture.leaf.Folds";
+        Path buffered = dir.resolve("folds.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent(include), recording(buffered)), "fixture.leaf.Folds");
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<BufferedRecords.Item> items = main(buffered);
+        Map<String, int[]> exits = new java.util.TreeMap<>(); // method: leaf records, exits written alone
+        for (BufferedRecords.Item i : items) {
+            if (i.token().startsWith("-")) {
+                exits.computeIfAbsent(i.token().substring(1), k -> new int[2])[i.leaf() ? 0 : 1]++;
+            }
         }
-        assertEquals(MAIN, fromEvents, "one JFR event per record");
+        for (String folded : List.of("Folds.loop", "Folds.jdk")) {
+            int calls = folded.equals("Folds.loop") ? 4000 : 2000; // loop: also from each outer
+            int[] n = exits.get(folded);
+            assertEquals(calls, n[0] + n[1], folded);
+            // Only a tick of the 1 ms ticker or a collection between the entry and the exit keeps
+            // them apart (the exit is stamped then): a few calls at most.
+            assertTrue(n[0] >= calls * 9 / 10, folded + ": " + n[0] + " of " + calls + " calls are one leaf record");
+        }
+        for (String inner : List.of("Folds.outer", "Folds.allocates", "Folds.main")) {
+            assertEquals(0, exits.get(inner)[0], inner + " records something between its entry and its exit");
+        }
+        for (int i = 0; i < items.size(); i++) {
+            assertEquals(i + 1, items.get(i).sequence(), "a folded record takes two sequence numbers: " + items.get(i));
+        }
+
+        assertEquals(perEvent(dir, include, "fixture.leaf.Folds"), BufferedRecords.tokens(items), "the buffered trace is the one of one JFR event per record");
+    }
+
+    @Test
+    void methodIdsAbove4096AreWrittenAsWideIdsAndTheTraceStaysTheSame(@TempDir Path dir) throws Exception {
+        // 450 copies of a class of 11 methods, each copy with ids of its own: the last copy's are
+        // above 4096 (written as two chars of 7 bits, header bit 6), the first copy's below.
+        String include = "include=fixture.leaf.Many";
+        Path buffered = dir.resolve("wide.jfr");
+        ChildJvm.Result r = ChildJvm.run(dir, List.of(ChildJvm.agent(include), recording(buffered)), "fixture.leaf.WideIds", "450");
+        assertEquals(0, r.exitCode(), r.stderr());
+        List<BufferedRecords.Item> items = main(buffered); // checks that every id from 4096 to 16383 is wide, and no other
+        TreeSet<Integer> ids = new TreeSet<>();
+        for (BufferedRecords.Item i : items) {
+            ids.add(i.methodId());
+        }
+        assertTrue(ids.first() < 4096 && ids.last() >= 4096 && ids.last() < 16384, ids.toString());
+        assertTrue(items.stream().anyMatch(i -> i.leaf() && i.methodId() >= 4096), "leaves and folded calls with wide ids");
+
+        List<String> fromEvents = perEvent(dir, include, "fixture.leaf.WideIds", "450");
+        assertEquals(fromEvents, BufferedRecords.tokens(items), "the buffered trace is the one of one JFR event per record");
+        assertEquals(2 * 17 * 2, fromEvents.size(), "two calls of run, 17 calls each, an entry and an exit each");
     }
 
     @Test

@@ -28,8 +28,21 @@ public final class TraceBufferFormat {
      * sequence numbers and decodes to the entry (bytecode index 0), then the exit, at the same time.
      */
     public static final int LEAF = 0x20;
-    /** Bit 6 is reserved: a header char at or above this is corrupt. */
-    public static final int HEADER_LIMIT = 0x40;
+    /**
+     * Header bit 6, only in a method record of kind {@link #ENTRY}, {@link #EXIT} or
+     * {@link #EXIT_BY_EXCEPTION}: the method id is not a varint but {@link #WIDE_ID_CHARS} chars of
+     * 7 bits, least significant first. The agent writes it for ids from {@link #WIDE_ID_FROM} up to
+     * {@link #WIDE_ID_LIMIT}, which take three chars as a varint.
+     */
+    public static final int WIDE_ID = 0x40;
+    /** A header char at or above this is corrupt. */
+    public static final int HEADER_LIMIT = 0x80;
+    /** Chars of a {@link #WIDE_ID} method id. */
+    public static final int WIDE_ID_CHARS = 2;
+    /** The smallest method id the agent writes as a {@link #WIDE_ID}: below it a varint takes at most two chars. */
+    public static final int WIDE_ID_FROM = 1 << 2 * 6;
+    /** Method ids below this fit a {@link #WIDE_ID}. */
+    public static final int WIDE_ID_LIMIT = 1 << 2 * 7;
 
     /** Method record kind: method entry; then the method id. */
     public static final int ENTRY = 0;
@@ -120,10 +133,33 @@ public final class TraceBufferFormat {
     private TraceBufferFormat() {
     }
 
-    /** Whether {@link #LEAF} is set where it has no meaning (not a method record of an exit kind): corrupt. */
-    public static boolean misplacedLeaf(int h) {
+    /**
+     * Whether {@link #LEAF} is set where it has no meaning (not a method record of an exit kind),
+     * or {@link #WIDE_ID} (not a method record): corrupt.
+     */
+    public static boolean misplacedBits(int h) {
         int kind = h & KIND_MASK;
-        return (h & LEAF) != 0 && ((h & (OBJECT | HEAP)) != 0 || kind == ENTRY || kind == SKIP);
+        boolean method = (h & (OBJECT | HEAP)) == 0 && kind != SKIP;
+        return (h & LEAF) != 0 && (!method || kind == ENTRY) || (h & WIDE_ID) != 0 && !method;
+    }
+
+    /** The header bit of method id {@code id}: {@link #WIDE_ID} when it is written as one, else 0. */
+    public static int idForm(int id) {
+        return id >= WIDE_ID_FROM && id < WIDE_ID_LIMIT ? WIDE_ID : 0;
+    }
+
+    /**
+     * Writes method id {@code id} at {@code c[p]} in the form {@link #idForm} gives it.
+     *
+     * @return the position after it
+     */
+    public static int putMethodId(char[] c, int p, int id) {
+        if (idForm(id) != 0) {
+            c[p] = (char) (id & 0x7F);
+            c[p + 1] = (char) (id >>> 7);
+            return p + WIDE_ID_CHARS;
+        }
+        return putVarint(c, p, id & 0xFFFFFFFFL);
     }
 
     /** The objects a heap record of {@code kind} carries: three for a store, else one. */

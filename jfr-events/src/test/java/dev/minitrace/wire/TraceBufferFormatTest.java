@@ -40,13 +40,14 @@ class TraceBufferFormatTest {
 
     @Test
     void headerBitsAsDocumented() {
-        // docs/trace-buffer.md: bits 0-1 kind, bit 2 stamped, bit 3 object, bit 4 heap, bit 5 leaf, bit 6 reserved
+        // docs/trace-buffer.md: bits 0-1 kind, bit 2 stamped, bit 3 object, bit 4 heap, bit 5 leaf, bit 6 wide id
         assertEquals(0b11, TraceBufferFormat.KIND_MASK);
         assertEquals(1 << 2, TraceBufferFormat.STAMPED);
         assertEquals(1 << 3, TraceBufferFormat.OBJECT);
         assertEquals(1 << 4, TraceBufferFormat.HEAP);
         assertEquals(1 << 5, TraceBufferFormat.LEAF);
-        assertEquals(1 << 6, TraceBufferFormat.HEADER_LIMIT);
+        assertEquals(1 << 6, TraceBufferFormat.WIDE_ID);
+        assertEquals(1 << 7, TraceBufferFormat.HEADER_LIMIT);
         // a stamped store record: header, eight 32-bit varints, a time delta; plus a skip before it
         assertEquals(72, TraceBufferFormat.MAX_SKIP_CHARS + TraceBufferFormat.MAX_RECORD_CHARS);
     }
@@ -65,14 +66,42 @@ class TraceBufferFormatTest {
     }
 
     @Test
-    void theLeafBitBelongsToExitsOnly() {
+    void theLeafBitBelongsToExitsOnlyAndTheWideIdBitToMethodRecords() {
         int leaf = TraceBufferFormat.LEAF;
-        assertFalse(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.EXIT | TraceBufferFormat.STAMPED));
-        assertFalse(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.EXIT_BY_EXCEPTION));
-        assertFalse(TraceBufferFormat.misplacedLeaf(TraceBufferFormat.ENTRY), "no leaf bit");
-        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.ENTRY));
-        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.SKIP));
-        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.OBJECT | TraceBufferFormat.EXIT));
-        assertTrue(TraceBufferFormat.misplacedLeaf(leaf | TraceBufferFormat.heapHeader(TraceBufferFormat.HANDLED)));
+        assertFalse(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.EXIT | TraceBufferFormat.STAMPED));
+        assertFalse(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.EXIT_BY_EXCEPTION));
+        assertFalse(TraceBufferFormat.misplacedBits(TraceBufferFormat.ENTRY), "no leaf bit");
+        assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.ENTRY));
+        assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.SKIP));
+        assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.OBJECT | TraceBufferFormat.EXIT));
+        assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.heapHeader(TraceBufferFormat.HANDLED)));
+        int wide = TraceBufferFormat.WIDE_ID;
+        for (int kind : new int[] {TraceBufferFormat.ENTRY, TraceBufferFormat.EXIT, TraceBufferFormat.EXIT_BY_EXCEPTION}) {
+            assertFalse(TraceBufferFormat.misplacedBits(wide | kind | TraceBufferFormat.STAMPED));
+        }
+        assertFalse(TraceBufferFormat.misplacedBits(wide | leaf | TraceBufferFormat.EXIT));
+        assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.SKIP));
+        assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.OBJECT | TraceBufferFormat.ALLOC));
+        assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.heapHeader(TraceBufferFormat.THROW)));
+    }
+
+    @Test
+    void methodIdsThatTakeThreeVarintCharsTakeTwoCharsOfSevenBits() {
+        char[] c = new char[8];
+        // below 4096 a varint takes at most two chars: unchanged
+        assertEquals(0, TraceBufferFormat.idForm(4095));
+        assertEquals(2, TraceBufferFormat.putMethodId(c, 0, 4095));
+        assertEquals(TraceBufferFormat.WIDE_ID, TraceBufferFormat.idForm(4096));
+        assertEquals(TraceBufferFormat.WIDE_ID, TraceBufferFormat.idForm(16383));
+        assertEquals(0, TraceBufferFormat.idForm(16384));
+        assertEquals(3, TraceBufferFormat.putVarint(c, 0, 16383), "as a varint");
+        assertEquals(2, TraceBufferFormat.putMethodId(c, 0, 16383));
+        assertEquals(0x7F, c[0]);
+        assertEquals(0x7F, c[1]);
+        assertEquals(2, TraceBufferFormat.putMethodId(c, 0, 9413));
+        assertEquals(9413, c[0] | c[1] << 7);
+        assertTrue(c[0] < TraceBufferFormat.CHAR_LIMIT && c[1] < TraceBufferFormat.CHAR_LIMIT);
+        assertEquals(3, TraceBufferFormat.putMethodId(c, 0, 16384), "a varint again");
+        assertEquals(3, TraceBufferFormat.putMethodId(c, 0, 262143));
     }
 }

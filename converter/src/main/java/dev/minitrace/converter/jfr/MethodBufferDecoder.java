@@ -109,7 +109,7 @@ public final class MethodBufferDecoder {
         int p = 0;
         while (p < length) {
             int h = c[p];
-            if (h >= TraceBufferFormat.HEADER_LIMIT || TraceBufferFormat.misplacedLeaf(h)) {
+            if (h >= TraceBufferFormat.HEADER_LIMIT || TraceBufferFormat.misplacedBits(h)) {
                 return fail("header char 0x" + Integer.toHexString(h) + " at char " + p + " has reserved bits set");
             }
             int at = p;
@@ -167,7 +167,7 @@ public final class MethodBufferDecoder {
                 p = pos;
                 continue;
             }
-            long methodId = varint(c, length, MAX_INT_CHARS);
+            long methodId = (h & TraceBufferFormat.WIDE_ID) != 0 ? wideId(c, length) : varint(c, length, MAX_INT_CHARS);
             long bci = 0;
             if (pos >= 0 && kind == TraceBufferFormat.EXIT) {
                 bci = varint(c, length, MAX_INT_CHARS);
@@ -333,6 +333,25 @@ public final class MethodBufferDecoder {
             }
         }
         return longVarint(c, length, maxChars);
+    }
+
+    /** Reads the {@link TraceBufferFormat#WIDE_ID} method id at {@link #pos}, as {@link #varint} does a varint. */
+    private long wideId(char[] c, int length) {
+        int p = pos;
+        if (p + TraceBufferFormat.WIDE_ID_CHARS > length) {
+            problem = "a method id runs past the end";
+            pos = -1;
+            return 0;
+        }
+        int low = c[p];
+        int high = c[p + 1];
+        if ((low | high) >= TraceBufferFormat.CHAR_LIMIT) {
+            problem = "a method id char at char " + p + " is not below 128";
+            pos = -1;
+            return 0;
+        }
+        pos = p + TraceBufferFormat.WIDE_ID_CHARS;
+        return low | high << 7;
     }
 
     /** {@link #varint} of more than one char, or a broken one. */

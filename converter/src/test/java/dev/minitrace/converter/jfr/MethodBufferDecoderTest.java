@@ -68,7 +68,7 @@ class MethodBufferDecoderTest {
     void damageSkipsTheWholeEventWithAReason() {
         String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
         assertCorrupt(good + "\u0020\u0001", 3, "header char 0x20 at char 6 has reserved bits set");
-        assertCorrupt(good + "\u0040\u0001", 3, "header char 0x40 at char 6 has reserved bits set");
+        assertCorrupt(good + "\u0080\u0001", 3, "header char 0x80 at char 6 has reserved bits set");
         assertCorrupt(good + "\u0007\u0001", 2, "sequence skip at char 6 is stamped");
         assertCorrupt(good + "\u0003\u0000", 2, "sequence skip at char 6 of 0 (must be at least 1)");
         assertCorrupt(good + "\u0000\u0041", 3, "a varint runs past the end in the record at char 6");
@@ -113,6 +113,29 @@ class MethodBufferDecoderTest {
                 "2 7 107 " + t4m + " 9 0",
                 "2 7 108 " + t4m + " 1 31"), s.methodEvents);
         assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+    }
+
+    @Test
+    void wideMethodIdsDecodeAsTheirVarintForm() {
+        TraceBufferEncoder varints = new TraceBufferEncoder().entry(4096, 3).entry(70, -1).leaf(16383, 64, -1).exit(70, 9, -1)
+                .thrown(4096, 5).entry(16384, -1);
+        TraceBufferEncoder wide = new TraceBufferEncoder().wideIds().entry(4096, 3).entry(70, -1).leaf(16383, 64, -1).exit(70, 9, -1)
+                .thrown(4096, 5).entry(16384, -1);
+        assertEquals(varints.records().length() - 3, wide.records().length(), "one char less for each id from 4096 to 16383 (three records)");
+        CapturingSink a = decode(varints.records(), 1, varints.count(), 1_000_000_000L);
+        CapturingSink b = decode(wide.records(), 1, wide.count(), 1_000_000_000L);
+        assertTrue(b.corrupt.isEmpty(), b.corrupt.toString());
+        assertEquals(7, b.methodEvents.size());
+        assertEquals(a.methodEvents, b.methodEvents);
+    }
+
+    @Test
+    void aWideIdBitAnywhereButOnAMethodRecordOrAnIdCutShortIsDamage() {
+        String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
+        assertCorrupt(good + "\u0043\u0001", 3, "header char 0x43 at char 6 has reserved bits set"); // on a skip
+        assertCorrupt(good + "\u0059\u0001\u0001\u0000\u0000", 4, "header char 0x59 at char 6 has reserved bits set"); // on a heap record
+        assertCorrupt(good + "\u0040\u0001", 3, "a method id runs past the end in the record at char 6");
+        assertCorrupt(good + "\u0040\u0001\u0080", 3, "a method id char at char 7 is not below 128 in the record at char 6");
     }
 
     @Test

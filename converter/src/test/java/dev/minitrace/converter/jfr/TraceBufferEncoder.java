@@ -9,6 +9,13 @@ public final class TraceBufferEncoder {
     private final StringBuilder sb = new StringBuilder();
     private int count;
     private long lastStamp;
+    private boolean wideIds;
+
+    /** From now on, method ids from 4096 to 16383 are written as wide ids (header bit 6, two chars of 7 bits), as the agent writes them. */
+    public TraceBufferEncoder wideIds() {
+        wideIds = true;
+        return this;
+    }
 
     /** A method entry; stamped when {@code ticks} ≥ 0 (ticks since baseTime, not less than the last stamp). */
     public TraceBufferEncoder entry(int methodId, long ticks) {
@@ -69,8 +76,13 @@ public final class TraceBufferEncoder {
 
     private TraceBufferEncoder record(int kind, int methodId, int bci, long ticks) {
         boolean stamped = ticks >= 0;
-        sb.append((char) (kind | (stamped ? 4 : 0)));
-        varint(methodId & 0xFFFFFFFFL);
+        boolean wide = wideIds && methodId >= 4096 && methodId < 16384;
+        sb.append((char) (kind | (stamped ? 4 : 0) | (wide ? 0x40 : 0)));
+        if (wide) {
+            sb.append((char) (methodId & 0x7F)).append((char) (methodId >> 7));
+        } else {
+            varint(methodId & 0xFFFFFFFFL);
+        }
         if ((kind & 3) == 1) {
             varint(bci & 0xFFFFFFFFL);
         }

@@ -59,6 +59,14 @@ public final class MethodRegistry {
      */
     private static final int GRACE_CALLS = 3;
     private static long commitAllCalls;
+    /**
+     * The chunk ({@link TraceClock#chunkStart}) whose start got a definition event for every
+     * defined id, and per page the ids it got (their class names, null where none): the hook's run
+     * at the same chunk's end commits only ids defined since, whose definition at rewrite time a
+     * recording may have missed (its settings not applied yet), instead of all of them again.
+     */
+    private static long committedChunk = -1;
+    private static String[][] committedNames = new String[0][];
 
     /** One loader's method ids, referring to the loader weakly. */
     private static final class LoaderIds extends java.lang.ref.WeakReference<ClassLoader> {
@@ -270,9 +278,12 @@ public final class MethodRegistry {
      */
     public static void commitAll() {
         java.util.List<Object[]> copies = new java.util.ArrayList<>();
+        long chunk = TraceClock.chunkStart();
+        String[][] committed;
         synchronized (LOCK) {
             commitAllCalls++;
             retireCollected();
+            committed = chunk != -1 && chunk == committedChunk ? committedNames : null;
             // A copy taken under the lock is a consistent view; committing happens outside it so
             // that class definition is never blocked behind JFR.
             for (int page = 0; page < pages.length; page++) {
@@ -282,16 +293,36 @@ public final class MethodRegistry {
                 }
             }
         }
+        boolean all = true;
         for (Object[] c : copies) {
-            int base = (Integer) c[0] << PAGE_BITS;
+            int page = (Integer) c[0];
+            int base = page << PAGE_BITS;
             String[] cls = (String[]) c[1];
             String[] names = (String[]) c[2];
             String[] descs = (String[]) c[3];
             int[] access = (int[]) c[4];
+            String[] before = committed != null && page < committed.length ? committed[page] : null;
             for (int slot = 0; slot < PAGE_SIZE; slot++) {
-                if (cls[slot] != null) {
-                    commit(base + slot, cls[slot], names[slot], descs[slot], access[slot]);
+                if (cls[slot] != null && (before == null || before[slot] == null)) {
+                    all &= commit(base + slot, cls[slot], names[slot], descs[slot], access[slot]);
                 }
+            }
+        }
+        synchronized (LOCK) {
+            if (committed == null) {
+                // A start of a chunk (or a chunk JFR does not tell): what it got, if it got everything.
+                committedChunk = all ? chunk : -1;
+                String[][] names = new String[0][];
+                for (Object[] c : copies) {
+                    int page = (Integer) c[0];
+                    if (page >= names.length) {
+                        names = java.util.Arrays.copyOf(names, page + 1);
+                    }
+                    names[page] = (String[]) c[1];
+                }
+                committedNames = names;
+            } else if (!all) {
+                committedChunk = -1;
             }
         }
     }
@@ -321,7 +352,8 @@ public final class MethodRegistry {
         }
     }
 
-    private static void commit(int id, String cls, String name, String desc, int access) {
+    /** Commits one definition event; false when no recording takes it. */
+    private static boolean commit(int id, String cls, String name, String desc, int access) {
         MethodDefinitionEvent event = new MethodDefinitionEvent();
         if (event.shouldCommit()) {
             event.methodId = id;
@@ -330,6 +362,8 @@ public final class MethodRegistry {
             event.descriptor = desc;
             event.modifiers = access;
             event.commit();
+            return true;
         }
+        return false;
     }
 }

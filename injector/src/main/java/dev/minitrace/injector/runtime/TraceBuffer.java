@@ -25,6 +25,14 @@ final class TraceBuffer {
 
     private static final VarHandle POSITION;
     private static final VarHandle FLUSHING;
+    /** {@link #flushing}: free. */
+    private static final int FREE = 0;
+    /** {@link #flushing}: a commit holds the buffer (the owner's of a full buffer, or the periodic thread's). */
+    private static final int COMMITTING = 1;
+    /** {@link #flushing}: the owner turns its last entry record into a leaf record, a few stores ({@link #fold}). */
+    private static final int FOLDING = 2;
+    /** How long the periodic thread waits at most for a fold to end before it leaves the records to a later flush. */
+    private static final long FOLD_WAIT_NANOS = 10_000_000L;
 
     static {
         try {
@@ -49,6 +57,14 @@ final class TraceBuffer {
     private int lastTick;
     private long lastGc = -1; // no count yet: the first record is stamped
     private long records;
+    /**
+     * The last record if it is an unstamped entry: where it starts and ends, and its method. An
+     * exit of that method right after it, unstamped too, turns it into one leaf record
+     * ({@link #fold}); {@code entryEnd} is -1 when there is none.
+     */
+    private int entryStart;
+    private int entryEnd = -1;
+    private int entryMethod;
 
     /**
      * The enablement epoch ({@link Trace#epoch}) the unflushed records belong to. Records left in
@@ -82,7 +98,40 @@ final class TraceBuffer {
      * {@code EXIT_BY_EXCEPTION}) with sequence {@code sequence}; {@code bci} only for {@code EXIT}.
      */
     void record(int kind, int methodId, int bci, long sequence) {
+        if (kind == TraceBufferFormat.EXIT && position == entryEnd && methodId == entryMethod && sequence == expectedSequence
+                && sharesStamp() && fold(bci, sequence)) {
+            return;
+        }
         method(kind, methodId, bci, sequence, 1);
+    }
+
+    /**
+     * The exit of the method whose entry is the last record, with nothing of the thread between
+     * them and no new stamp: the entry record becomes the leaf record of both (docs/trace-buffer.md),
+     * which decodes to the same two records with the same sequence numbers and the same time. The
+     * leaf is the entry's header char changed and the exit's bytecode index appended: under the
+     * flag, since the periodic thread may be reading the entry's chars, and only while the entry
+     * is not committed yet.
+     */
+    private boolean fold(int bci, long sequence) {
+        if (!FLUSHING.compareAndSet(this, FREE, FOLDING)) {
+            return false;
+        }
+        try {
+            if (entryStart < flushed) {
+                return false; // the periodic thread committed the entry
+            }
+            char[] c = chars;
+            c[entryStart] = (char) (TraceBufferFormat.LEAF | TraceBufferFormat.EXIT | c[entryStart] & TraceBufferFormat.WIDE_ID);
+            int p = TraceBufferFormat.putVarint(c, entryEnd, bci); // begin() left room for a whole record after the entry
+            expectedSequence = sequence + 1;
+            records++;
+            entryEnd = -1;
+            POSITION.setRelease(this, p);
+            return true;
+        } finally {
+            FLUSHING.setRelease(this, FREE);
+        }
     }
 
     /**
@@ -95,11 +144,13 @@ final class TraceBuffer {
 
     private void method(int header, int methodId, int bci, long sequence, int parts) {
         int p = begin(sequence);
+        int start = p;
         expectedSequence = sequence + parts;
         char[] c = chars;
         long delta = stampDelta();
-        c[p++] = (char) (delta >= 0 ? header | TraceBufferFormat.STAMPED : header);
-        p = TraceBufferFormat.putVarint(c, p, methodId);
+        int h = header | TraceBufferFormat.idForm(methodId);
+        c[p++] = (char) (delta >= 0 ? h | TraceBufferFormat.STAMPED : h);
+        p = TraceBufferFormat.putMethodId(c, p, methodId);
         if ((header & TraceBufferFormat.KIND_MASK) == TraceBufferFormat.EXIT) {
             p = TraceBufferFormat.putVarint(c, p, bci);
         }
@@ -107,6 +158,11 @@ final class TraceBuffer {
             p = TraceBufferFormat.putVarint(c, p, delta);
         }
         records += parts;
+        if (header == TraceBufferFormat.ENTRY && delta < 0) {
+            entryStart = start;
+            entryEnd = p;
+            entryMethod = methodId;
+        }
         POSITION.setRelease(this, p);
     }
 
@@ -178,6 +234,11 @@ final class TraceBuffer {
         return p;
     }
 
+    /** Whether a record now would share the previous stamp ({@link #stampDelta} would return -1), without taking a stamp. */
+    private boolean sharesStamp() {
+        return !TraceClock.stampEvery && TraceClock.tick == lastTick && GcCounters.count() == lastGc;
+    }
+
     /**
      * The time delta for this record, or -1 when it shares the previous stamp. The tick and the
      * GC count are read before the clock: a pause between them makes the next record stamp
@@ -212,7 +273,7 @@ final class TraceBuffer {
             startOver();
             return 0;
         } finally {
-            FLUSHING.setRelease(this, 0);
+            FLUSHING.setRelease(this, FREE);
         }
     }
 
@@ -223,13 +284,13 @@ final class TraceBuffer {
             epoch = newEpoch;
             startOver();
         } finally {
-            FLUSHING.setRelease(this, 0);
+            FLUSHING.setRelease(this, FREE);
         }
     }
 
     /** The owner waits for the flag: the periodic thread holds it for one commit at most. */
     private void acquireAsOwner() {
-        while (!FLUSHING.compareAndSet(this, 0, 1)) {
+        while (!FLUSHING.compareAndSet(this, FREE, COMMITTING)) {
             Thread.onSpinWait();
         }
     }
@@ -237,6 +298,7 @@ final class TraceBuffer {
     /** Owner, holding the flag: everything written so far counts as flushed; writing restarts at 0. */
     private void startOver() {
         flushed = 0;
+        entryEnd = -1;
         flushedRecords = records;
         flushedSequence = expectedSequence;
         flushedBase = lastStamp;
@@ -249,7 +311,7 @@ final class TraceBuffer {
      * Never waits.
      */
     void flushPublished() {
-        if (!FLUSHING.compareAndSet(this, 0, 1)) {
+        if (!acquireAsFlusher()) {
             return;
         }
         try {
@@ -288,7 +350,11 @@ final class TraceBuffer {
                     skipped += readVarint(c);
                     continue;
                 } else {
-                    readVarint(c); // method id
+                    if ((h & TraceBufferFormat.WIDE_ID) != 0) {
+                        cursor += TraceBufferFormat.WIDE_ID_CHARS;
+                    } else {
+                        readVarint(c); // method id
+                    }
                     if (kind == TraceBufferFormat.EXIT) {
                         readVarint(c); // bytecode index
                     }
@@ -309,7 +375,32 @@ final class TraceBuffer {
             flushedSequence += count + skipped;
             flushedBase = ticks;
         } finally {
-            FLUSHING.setRelease(this, 0);
+            FLUSHING.setRelease(this, FREE);
+        }
+    }
+
+    /**
+     * The periodic thread takes the flag, unless the owner is committing (its commit then holds
+     * the records); a fold, a few stores, it waits out, so that a fold never keeps records out
+     * of the commit at a chunk boundary (bounded: an owner stopped in the middle of one, by a
+     * debugger say, leaves them to a later flush).
+     */
+    private boolean acquireAsFlusher() {
+        long deadline = 0;
+        while (true) {
+            if (FLUSHING.compareAndSet(this, FREE, COMMITTING)) {
+                return true;
+            }
+            if ((int) FLUSHING.getVolatile(this) != FOLDING) {
+                return false;
+            }
+            long now = System.nanoTime();
+            if (deadline == 0) {
+                deadline = now + FOLD_WAIT_NANOS;
+            } else if (now - deadline > 0) {
+                return false;
+            }
+            Thread.yield();
         }
     }
 

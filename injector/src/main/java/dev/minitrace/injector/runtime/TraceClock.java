@@ -148,6 +148,52 @@ public final class TraceClock {
         }
     }
 
+    /**
+     * The start of the chunk JFR writes now (its own {@code getChunkStartNanos}), which tells the
+     * periodic hook's run at a chunk's end from the run at the next one's start; -1 when it cannot
+     * be read (then every run commits everything).
+     */
+    static long chunkStart() {
+        if (!exported) {
+            return -1;
+        }
+        try {
+            return ChunkStart.nanos();
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+
+    /** JFR's chunk start, resolved on first use. */
+    private static final class ChunkStart {
+        private static final MethodHandle NANOS;
+
+        static {
+            MethodHandle h;
+            try {
+                h = jvmMethod(Class.forName("jdk.jfr.internal.JVM"), MethodHandles.lookup(), "getChunkStartNanos");
+            } catch (Throwable t) {
+                h = null;
+            }
+            NANOS = h;
+        }
+
+        static long nanos() throws Throwable {
+            return NANOS == null ? -1 : (long) NANOS.invokeExact();
+        }
+    }
+
+    /** A {@code long} method of JFR's {@code JVM} without arguments: static on later JDKs, an instance method of {@code JVM.getJVM()} on JDK 17. */
+    private static MethodHandle jvmMethod(Class<?> jvm, MethodHandles.Lookup lookup, String name) throws Throwable {
+        try {
+            return lookup.findStatic(jvm, name, MethodType.methodType(long.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            // JDK 17: an instance method (findStatic reports it as not accessible)
+            MethodHandle h = lookup.findVirtual(jvm, name, MethodType.methodType(long.class));
+            return MethodHandles.insertArguments(h, 0, lookup.findStatic(jvm, "getJVM", MethodType.methodType(jvm)).invoke());
+        }
+    }
+
     /** The resolved counter; its static final handles let the JIT call the intrinsic directly. */
     private static final class Counter {
         private static final MethodHandle COUNTER_TIME;
@@ -176,20 +222,9 @@ public final class TraceClock {
             return FREQUENCY;
         }
 
-        // JDK 17 has an instance method on JVM.getJVM(), later JDKs a static one.
         private static long readFrequency(Class<?> jvm, MethodHandles.Lookup lookup) throws ReflectiveOperationException {
             try {
-                MethodHandle h;
-                Object[] args;
-                try {
-                    h = lookup.findStatic(jvm, "getTicksFrequency", MethodType.methodType(long.class));
-                    args = new Object[0];
-                } catch (NoSuchMethodException | IllegalAccessException e) {
-                    // JDK 17: an instance method (findStatic reports it as not accessible)
-                    h = lookup.findVirtual(jvm, "getTicksFrequency", MethodType.methodType(long.class));
-                    args = new Object[] {lookup.findStatic(jvm, "getJVM", MethodType.methodType(jvm)).invoke()};
-                }
-                return (long) h.invokeWithArguments(args);
+                return (long) jvmMethod(jvm, lookup, "getTicksFrequency").invokeExact();
             } catch (ReflectiveOperationException e) {
                 throw e;
             } catch (Throwable t) {
