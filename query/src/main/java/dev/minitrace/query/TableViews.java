@@ -10,8 +10,7 @@ import java.util.function.Function;
  * columns as they are, each derived column computed from its row ({@link TableSchema#derived}),
  * and the {@code recording} partition column last. The files of {@code records} hold no method
  * entries and exits, which are {@code calls}' rows already: its view adds an entry row per call
- * with an entry and an exit row per call with an exit, made from the {@code calls} files. The files
- * of {@code calls} hold no caller's path, which the view of {@code calls} takes from {@code stacks}.
+ * with an entry and an exit row per call with an exit, made from the {@code calls} files.
  * Plain SQL that DuckDB and Spark SQL both run.
  */
 public final class TableViews {
@@ -29,13 +28,6 @@ public final class TableViews {
         }
         columns.add(TraceTables.RECORDING_COLUMN);
         String rows = "SELECT " + String.join(", ", columns) + " FROM " + files.apply(table.name());
-        if (table == TraceTables.CALLS) {
-            // A path's caller, from the one row of stacks per path. Grouped by the key, the join
-            // adds no row, so an engine leaves it out of a query that asks for no parent_stack_id
-            return rows + " LEFT JOIN (SELECT " + TraceTables.RECORDING_COLUMN + ", stack_id, max(parent_stack_id) AS parent_stack_id FROM "
-                    + files.apply(TraceTables.STACKS.name()) + " GROUP BY " + TraceTables.RECORDING_COLUMN + ", stack_id) "
-                    + TraceTables.PATH + " USING (" + TraceTables.RECORDING_COLUMN + ", stack_id)";
-        }
         if (table != TraceTables.RECORDS) {
             return rows;
         }

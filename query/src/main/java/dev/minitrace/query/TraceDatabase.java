@@ -62,10 +62,9 @@ public final class TraceDatabase implements AutoCloseable {
     }
 
     /**
-     * Refuses an export of another layout of the tables (an earlier one: its {@code calls} files
-     * hold columns the views now derive, or lack some they derive from), which every file's footer
-     * names ({@link TraceTables#LAYOUT_KEY}; the earliest layouts have no such key): the views would
-     * fail on it with a binder's error naming a column, or answer wrong, not say the cause.
+     * Refuses an export of an earlier layout of the tables, whose {@code calls} files hold the
+     * derived columns and no {@code call_span}, and which has no {@code stacks}: the views would
+     * fail on it with a binder's error naming a column, not the cause.
      */
     private static void checkLayout(Statement s, Path folder) throws SQLException {
         String again = "an export of an earlier layout of the tables; export the recording again with this version's mt export";
@@ -76,13 +75,11 @@ public final class TraceDatabase implements AutoCloseable {
         if (!Files.isDirectory(folder.resolve(TraceTables.STACKS.name()))) {
             throw new SQLException(again + " (it has no stacks table)");
         }
-        String glob = literal(calls.toAbsolutePath() + "/*/*.parquet");
-        try (ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM glob(" + glob + ")), count(DISTINCT file_name)"
-                + " FROM parquet_kv_metadata(" + glob + ") WHERE decode(key) = " + literal(TraceTables.LAYOUT_KEY)
-                + " AND decode(value) = " + literal(TraceTables.LAYOUT))) {
-            if (rs.next() && rs.getLong(2) < rs.getLong(1)) {
-                throw new SQLException(again + " (" + (rs.getLong(1) - rs.getLong(2)) + " of its calls files are not of layout "
-                        + TraceTables.LAYOUT + ")");
+        String glob = calls.toAbsolutePath() + "/*/*.parquet";
+        try (ResultSet rs = s.executeQuery("SELECT count(DISTINCT file_name) FILTER (WHERE name = 'call_span'), count(DISTINCT file_name)"
+                + " FROM parquet_schema(" + literal(glob) + ")")) {
+            if (rs.next() && rs.getLong(1) < rs.getLong(2)) {
+                throw new SQLException(again + " (" + (rs.getLong(2) - rs.getLong(1)) + " of its calls files have no call_span)");
             }
         }
     }

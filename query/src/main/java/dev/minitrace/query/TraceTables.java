@@ -33,20 +33,6 @@ public final class TraceTables {
      */
     private static final String CALL_SEQ = "coalesce(exit_seq - call_span, open_call_seq)";
 
-    /**
-     * The alias under which the view of {@link #CALLS} joins each call's path, a row of
-     * {@link #STACKS} ({@link TableViews}).
-     */
-    public static final String PATH = "path";
-
-    /**
-     * The key of the files' footer metadata that names the layout of the tables, and this version's
-     * layout: a query refuses files of another (an earlier export's files, without the key, too).
-     */
-    public static final String LAYOUT_KEY = "minitrace.layout";
-    /** See {@link #LAYOUT_KEY}: 3, since the files of {@code calls} hold no {@code parent_stack_id}. */
-    public static final String LAYOUT = "3";
-
     /** A class id from an object id (the class id is its high 32 bits; null for null). */
     private static final String CLASS_OF_OBJECT = "object_id >> 32";
 
@@ -78,8 +64,7 @@ public final class TraceTables {
             required("depth", INT),
             required("method_id", LONG),
             required("stack_id", LONG, REPEATS),
-            // each path's caller is the path's in stacks: the view joins it (TableViews)
-            derived("parent_stack_id", LONG, PATH + ".parent_stack_id"),
+            optional("parent_stack_id", LONG, REPEATS),
             optional("entry_ns", LONG),
             // in the order calls end: growing within a thread
             optional("exit_ns", LONG, DELTA),

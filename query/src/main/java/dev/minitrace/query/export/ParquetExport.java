@@ -91,7 +91,7 @@ public final class ParquetExport implements TraceWriter {
     }
 
     private Map<String, String> metadata(TableSchema table) {
-        return Map.of("minitrace.recording", id, "minitrace.table", table.name(), TraceTables.LAYOUT_KEY, TraceTables.LAYOUT);
+        return Map.of("minitrace.recording", id, "minitrace.table", table.name());
     }
 
     /** The recording's id: the {@code recording} partition value of every table. */
@@ -170,9 +170,9 @@ public final class ParquetExport implements TraceWriter {
         calls.close();
         locks.close();
         stackRows.close();
-        Map<String, String> metadata = Map.of("minitrace.recording", id, TraceTables.LAYOUT_KEY, TraceTables.LAYOUT);
-        Dimensions.write(staging, tables, gcPoints, metadata);
-        Dimensions.recording(staging, facts, endNanos, recordCount, calls.rows(), locks.rows(), tables.threads().size(), metadata);
+        Dimensions.write(staging, tables, gcPoints, Map.of("minitrace.recording", id));
+        Dimensions.recording(staging, facts, endNanos, recordCount, calls.rows(), locks.rows(), tables.threads().size(),
+                Map.of("minitrace.recording", id));
         publish();
         finished = true;
     }

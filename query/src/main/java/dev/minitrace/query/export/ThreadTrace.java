@@ -45,6 +45,7 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     private static final int C_DEPTH = CALLS.index("depth");
     private static final int C_METHOD = CALLS.index("method_id");
     private static final int C_STACK = CALLS.index("stack_id");
+    private static final int C_PARENT_STACK = CALLS.index("parent_stack_id");
     private static final int C_ENTRY_NS = CALLS.index("entry_ns");
     private static final int C_EXIT_NS = CALLS.index("exit_ns");
     private static final int C_SELF = CALLS.index("self_ns");
@@ -193,6 +194,7 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         out.ints[C_DEPTH][r] = depth;
         l[C_METHOD][r] = method;
         l[C_STACK][r] = stack;
+        l[C_PARENT_STACK][r] = parentStack;
         l[C_ENTRY_NS][r] = entry;
         boolean ended = exitSeq != NULL_LONG;
         l[C_EXIT_NS][r] = ended ? exit : NULL_LONG;
