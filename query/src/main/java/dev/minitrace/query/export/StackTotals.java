@@ -27,12 +27,12 @@ import java.util.List;
  */
 final class StackTotals {
     static final TableSchema STACKS = TraceTables.STACKS.stored();
-    private static final int C_STACK = STACKS.index("stack_id");
-    private static final int C_PARENT = STACKS.index("parent_stack_id");
-    private static final int C_METHOD = STACKS.index("method_id");
-    private static final int C_CALLS = STACKS.index("calls");
-    private static final int C_TOTAL = STACKS.index("total_ns");
-    private static final int C_SELF = STACKS.index("self_ns");
+    private static final int STACK = STACKS.index("stack_id");
+    private static final int PARENT = STACKS.index("parent_stack_id");
+    private static final int METHOD = STACKS.index("method_id");
+    private static final int CALLS = STACKS.index("calls");
+    private static final int TOTAL = STACKS.index("total_ns");
+    private static final int SELF = STACKS.index("self_ns");
 
     /** Slots of the table: a power of two. */
     static final int SLOTS = 1 << 18;
@@ -46,14 +46,14 @@ final class StackTotals {
      * cache lines, not one per array (the table is larger than the caches, and every call ends in it).
      */
     private static final int WIDTH = 6;
-    private static final int STACK = 0;
-    private static final int PARENT = 1;
-    private static final int METHOD = 2;
+    private static final int F_STACK = 0;
+    private static final int F_PARENT = 1;
+    private static final int F_METHOD = 2;
     /** Calls of the slot's path; 0 is an empty slot. */
-    private static final int CALLS = 3;
+    private static final int F_CALLS = 3;
     /** Sums of the known durations and self times; NULL_LONG while none is known. */
-    private static final int TOTAL = 4;
-    private static final int SELF = 5;
+    private static final int F_TOTAL = 4;
+    private static final int F_SELF = 5;
     /** The heap the table holds: its slots, their order when sorted, and the run buffer. */
     static final long HEAP_BYTES = SLOTS * (WIDTH + 1L) * Long.BYTES + RUN_BUFFER;
 
@@ -78,26 +78,26 @@ final class StackTotals {
         int mask = SLOTS - 1;
         int h = (int) (stackId ^ (stackId >>> 32)) & mask;
         int at = h * WIDTH;
-        while (t[at + CALLS] != 0 && (t[at + STACK] != stackId || t[at + PARENT] != parentStack || t[at + METHOD] != methodId)) {
+        while (t[at + F_CALLS] != 0 && (t[at + F_STACK] != stackId || t[at + F_PARENT] != parentStack || t[at + F_METHOD] != methodId)) {
             h = (h + 1) & mask;
             at = h * WIDTH;
         }
-        if (t[at + CALLS] == 0) {
+        if (t[at + F_CALLS] == 0) {
             if (size == FULL) {
                 spill();
                 add(stackId, parentStack, methodId, duration, selfNs);
                 return;
             }
             size++;
-            t[at + STACK] = stackId;
-            t[at + PARENT] = parentStack;
-            t[at + METHOD] = methodId;
-            t[at + TOTAL] = NULL_LONG;
-            t[at + SELF] = NULL_LONG;
+            t[at + F_STACK] = stackId;
+            t[at + F_PARENT] = parentStack;
+            t[at + F_METHOD] = methodId;
+            t[at + F_TOTAL] = NULL_LONG;
+            t[at + F_SELF] = NULL_LONG;
         }
-        t[at + CALLS]++;
-        t[at + TOTAL] = plus(t[at + TOTAL], duration);
-        t[at + SELF] = plus(t[at + SELF], selfNs);
+        t[at + F_CALLS]++;
+        t[at + F_TOTAL] = plus(t[at + F_TOTAL], duration);
+        t[at + F_SELF] = plus(t[at + F_SELF], selfNs);
     }
 
     /** A sum of known values: null while neither is known. */
@@ -113,8 +113,8 @@ final class StackTotals {
     private void sortSlots() {
         int k = 0;
         for (int h = 0; h < SLOTS; h++) {
-            if (slots[h * WIDTH + CALLS] != 0) {
-                order[k++] = (slots[h * WIDTH + STACK] >>> SLOT_BITS) << SLOT_BITS | h;
+            if (slots[h * WIDTH + F_CALLS] != 0) {
+                order[k++] = (slots[h * WIDTH + F_STACK] >>> SLOT_BITS) << SLOT_BITS | h;
             }
         }
         Arrays.sort(order, 0, k);
@@ -162,7 +162,7 @@ final class StackTotals {
             write(o, b.flip());
         }
         for (int h = 0; h < SLOTS; h++) {
-            slots[h * WIDTH + CALLS] = 0;
+            slots[h * WIDTH + F_CALLS] = 0;
         }
         size = 0;
     }
@@ -230,7 +230,7 @@ final class StackTotals {
                 Files.deleteIfExists(run);
             }
             for (int h = 0; h < SLOTS; h++) {
-                slots[h * WIDTH + CALLS] = 0;
+                slots[h * WIDTH + F_CALLS] = 0;
             }
             size = 0;
         }
@@ -239,12 +239,12 @@ final class StackTotals {
     private void row(long s, long p, long m, long c, long t, long f) throws IOException {
         int r = out.next();
         long[][] l = out.longs;
-        l[C_STACK][r] = s;
-        l[C_PARENT][r] = p;
-        l[C_METHOD][r] = m;
-        l[C_CALLS][r] = c;
-        l[C_TOTAL][r] = t;
-        l[C_SELF][r] = f;
+        l[STACK][r] = s;
+        l[PARENT][r] = p;
+        l[METHOD][r] = m;
+        l[CALLS][r] = c;
+        l[TOTAL][r] = t;
+        l[SELF][r] = f;
     }
 
     /** The paths in order from one run or the table: the current one's key and sums. */
@@ -273,12 +273,12 @@ final class StackTotals {
             }
             long[] t = slots;
             int at = (int) order[i] * WIDTH;
-            stack = t[at + STACK];
-            parent = t[at + PARENT];
-            method = t[at + METHOD];
-            calls = t[at + CALLS];
-            total = t[at + TOTAL];
-            self = t[at + SELF];
+            stack = t[at + F_STACK];
+            parent = t[at + F_PARENT];
+            method = t[at + F_METHOD];
+            calls = t[at + F_CALLS];
+            total = t[at + F_TOTAL];
+            self = t[at + F_SELF];
             return true;
         }
     }
@@ -359,6 +359,6 @@ final class StackTotals {
     private int compareSlots(int a, int b) {
         int x = a * WIDTH;
         int y = b * WIDTH;
-        return compare(slots[x + STACK], slots[x + PARENT], slots[x + METHOD], slots[y + STACK], slots[y + PARENT], slots[y + METHOD]);
+        return compare(slots[x + F_STACK], slots[x + F_PARENT], slots[x + F_METHOD], slots[y + F_STACK], slots[y + F_PARENT], slots[y + F_METHOD]);
     }
 }
