@@ -5,14 +5,12 @@ import static dev.minitrace.query.parquet.ParquetFile.NULL_LONG;
 import dev.minitrace.query.TraceTables;
 import dev.minitrace.query.parquet.TableSchema;
 import dev.minitrace.query.parquet.TableWriter;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,24 +39,31 @@ final class StackTotals {
     private static final int SLOT_BITS = Integer.numberOfTrailingZeros(SLOTS);
     /** The table is written to a run when it holds this many paths. */
     private static final int FULL = SLOTS / 4 * 3;
-    /** Each run's read buffer while merging. */
+    /** Each run's read buffer while merging, and the write buffer of a run. */
     private static final int RUN_BUFFER = 1 << 15;
-    /** The heap the table holds: seven arrays of longs. */
-    static final long HEAP_BYTES = SLOTS * 7L * Long.BYTES;
+    /**
+     * A slot's longs, side by side in {@link #slots}: one call's look-up and sums touch one or two
+     * cache lines, not one per array (the table is larger than the caches, and every call ends in it).
+     */
+    private static final int WIDTH = 6;
+    private static final int F_STACK = 0;
+    private static final int F_PARENT = 1;
+    private static final int F_METHOD = 2;
+    /** Calls of the slot's path; 0 is an empty slot. */
+    private static final int F_CALLS = 3;
+    /** Sums of the known durations and self times; NULL_LONG while none is known. */
+    private static final int F_TOTAL = 4;
+    private static final int F_SELF = 5;
+    /** The heap the table holds: its slots, their order when sorted, and the run buffer. */
+    static final long HEAP_BYTES = SLOTS * (WIDTH + 1L) * Long.BYTES + RUN_BUFFER;
 
     private final TableWriter out;
     private final Path scratch;
     private final List<Path> runs = new ArrayList<>();
-    private final long[] stack = new long[SLOTS];
-    private final long[] parent = new long[SLOTS];
-    private final long[] method = new long[SLOTS];
-    /** Calls per slot; 0 is an empty slot. */
-    private final long[] calls = new long[SLOTS];
-    /** Sums of the known durations and self times; NULL_LONG while none is known. */
-    private final long[] total = new long[SLOTS];
-    private final long[] self = new long[SLOTS];
+    private final long[] slots = new long[SLOTS * WIDTH];
     /** The occupied slots in the paths' order, after {@link #sortSlots}. */
     private final long[] order = new long[SLOTS];
+    private final ByteBuffer runBuffer = ByteBuffer.allocate(RUN_BUFFER);
     private int size;
 
     /** Sums written as rows of {@code out}; runs go to folder {@code scratch}. */
@@ -69,27 +74,30 @@ final class StackTotals {
 
     /** A call along path {@code stackId}; {@code duration} and {@code self} NULL_LONG when unknown. */
     void add(long stackId, long parentStack, long methodId, long duration, long selfNs) throws IOException {
+        long[] t = slots;
         int mask = SLOTS - 1;
         int h = (int) (stackId ^ (stackId >>> 32)) & mask;
-        while (calls[h] != 0 && (stack[h] != stackId || parent[h] != parentStack || method[h] != methodId)) {
+        int at = h * WIDTH;
+        while (t[at + F_CALLS] != 0 && (t[at + F_STACK] != stackId || t[at + F_PARENT] != parentStack || t[at + F_METHOD] != methodId)) {
             h = (h + 1) & mask;
+            at = h * WIDTH;
         }
-        if (calls[h] == 0) {
+        if (t[at + F_CALLS] == 0) {
             if (size == FULL) {
                 spill();
                 add(stackId, parentStack, methodId, duration, selfNs);
                 return;
             }
             size++;
-            stack[h] = stackId;
-            parent[h] = parentStack;
-            method[h] = methodId;
-            total[h] = NULL_LONG;
-            self[h] = NULL_LONG;
+            t[at + F_STACK] = stackId;
+            t[at + F_PARENT] = parentStack;
+            t[at + F_METHOD] = methodId;
+            t[at + F_TOTAL] = NULL_LONG;
+            t[at + F_SELF] = NULL_LONG;
         }
-        calls[h]++;
-        total[h] = plus(total[h], duration);
-        self[h] = plus(self[h], selfNs);
+        t[at + F_CALLS]++;
+        t[at + F_TOTAL] = plus(t[at + F_TOTAL], duration);
+        t[at + F_SELF] = plus(t[at + F_SELF], selfNs);
     }
 
     /** A sum of known values: null while neither is known. */
@@ -105,8 +113,8 @@ final class StackTotals {
     private void sortSlots() {
         int k = 0;
         for (int h = 0; h < SLOTS; h++) {
-            if (calls[h] != 0) {
-                order[k++] = (stack[h] >>> SLOT_BITS) << SLOT_BITS | h;
+            if (slots[h * WIDTH + F_CALLS] != 0) {
+                order[k++] = (slots[h * WIDTH + F_STACK] >>> SLOT_BITS) << SLOT_BITS | h;
             }
         }
         Arrays.sort(order, 0, k);
@@ -139,19 +147,30 @@ final class StackTotals {
         sortSlots();
         Path run = scratch.resolve("stacks-" + runs.size() + ".run");
         runs.add(run);
-        try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(run), RUN_BUFFER))) {
+        ByteBuffer b = runBuffer.clear();
+        try (FileChannel o = FileChannel.open(run, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             for (int i = 0; i < size; i++) {
-                int h = (int) order[i];
-                o.writeLong(stack[h]);
-                o.writeLong(parent[h]);
-                o.writeLong(method[h]);
-                o.writeLong(calls[h]);
-                o.writeLong(total[h]);
-                o.writeLong(self[h]);
+                if (b.remaining() < WIDTH * Long.BYTES) {
+                    write(o, b.flip());
+                    b.clear();
+                }
+                int at = (int) order[i] * WIDTH;
+                for (int f = 0; f < WIDTH; f++) {
+                    b.putLong(slots[at + f]);
+                }
             }
+            write(o, b.flip());
         }
-        Arrays.fill(calls, 0);
+        for (int h = 0; h < SLOTS; h++) {
+            slots[h * WIDTH + F_CALLS] = 0;
+        }
         size = 0;
+    }
+
+    private static void write(FileChannel o, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            o.write(b);
+        }
     }
 
     /** Writes every path's row: the runs and the table merged, the sums of a path added up. */
@@ -210,7 +229,9 @@ final class StackTotals {
             for (Path run : runs) {
                 Files.deleteIfExists(run);
             }
-            Arrays.fill(calls, 0);
+            for (int h = 0; h < SLOTS; h++) {
+                slots[h * WIDTH + F_CALLS] = 0;
+            }
             size = 0;
         }
     }
@@ -250,36 +271,45 @@ final class StackTotals {
             if (++i >= size) {
                 return false;
             }
-            int h = (int) order[i];
-            stack = StackTotals.this.stack[h];
-            parent = StackTotals.this.parent[h];
-            method = StackTotals.this.method[h];
-            calls = StackTotals.this.calls[h];
-            total = StackTotals.this.total[h];
-            self = StackTotals.this.self[h];
+            long[] t = slots;
+            int at = (int) order[i] * WIDTH;
+            stack = t[at + F_STACK];
+            parent = t[at + F_PARENT];
+            method = t[at + F_METHOD];
+            calls = t[at + F_CALLS];
+            total = t[at + F_TOTAL];
+            self = t[at + F_SELF];
             return true;
         }
     }
 
     private static final class RunSource extends Source {
-        private final DataInputStream in;
+        private final FileChannel in;
+        /** A whole number of paths, read a buffer at a time. */
+        private final ByteBuffer b = ByteBuffer.allocate(RUN_BUFFER / (WIDTH * Long.BYTES) * (WIDTH * Long.BYTES)).flip();
 
         RunSource(Path run) throws IOException {
-            in = new DataInputStream(new BufferedInputStream(Files.newInputStream(run), RUN_BUFFER));
+            in = FileChannel.open(run, StandardOpenOption.READ);
         }
 
         @Override
         boolean advance() throws IOException {
-            try {
-                stack = in.readLong();
-            } catch (EOFException e) {
-                return false;
+            if (!b.hasRemaining()) {
+                b.clear();
+                while (b.hasRemaining() && in.read(b) >= 0) {
+                    // fill the buffer: a run is whole paths, so it ends at a path's end
+                }
+                b.flip();
+                if (!b.hasRemaining()) {
+                    return false;
+                }
             }
-            parent = in.readLong();
-            method = in.readLong();
-            calls = in.readLong();
-            total = in.readLong();
-            self = in.readLong();
+            stack = b.getLong();
+            parent = b.getLong();
+            method = b.getLong();
+            calls = b.getLong();
+            total = b.getLong();
+            self = b.getLong();
             return true;
         }
 
@@ -327,6 +357,8 @@ final class StackTotals {
     }
 
     private int compareSlots(int a, int b) {
-        return compare(stack[a], parent[a], method[a], stack[b], parent[b], method[b]);
+        int x = a * WIDTH;
+        int y = b * WIDTH;
+        return compare(slots[x + F_STACK], slots[x + F_PARENT], slots[x + F_METHOD], slots[y + F_STACK], slots[y + F_PARENT], slots[y + F_METHOD]);
     }
 }
