@@ -382,7 +382,7 @@ final class TraceBuffer {
                     } else {
                         readVarint(text); // method id
                     }
-                    if ((h & TraceBufferFormat.LEAF) != 0 && cursor == text.length) {
+                    if ((h & TraceBufferFormat.LEAF) != 0 && kind == TraceBufferFormat.EXIT && cursor == text.length) {
                         // a fold under way: its header is stored, its bytecode index not yet
                         // published; commit the entry the header stood for, the next commit the exit
                         text[start] = (char) (TraceBufferFormat.ENTRY | h & TraceBufferFormat.WIDE_ID);

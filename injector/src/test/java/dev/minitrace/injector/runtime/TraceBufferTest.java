@@ -55,6 +55,7 @@ class TraceBufferTest {
                 b.record(TraceBufferFormat.EXIT, WIDE, 9, 2); // folded into the committed entry
                 b.record(TraceBufferFormat.ENTRY, NARROW, 0, 3);
                 b.record(TraceBufferFormat.EXIT, NARROW, 4, 4); // folded into an entry not committed
+                b.recordLeaf(TraceBufferFormat.EXIT_BY_EXCEPTION, NARROW + 1, 0, 5); // a leaf without bytecode index, last
                 b.flushPublished();
                 TraceBuffers.retire(b);
             });
@@ -62,7 +63,7 @@ class TraceBufferTest {
             r.dump(file);
         }
         List<BufferedRecords.Item> items = items(file, "late-fold");
-        assertEquals(List.of("+" + WIDE, "-" + WIDE, "+" + NARROW, "-" + NARROW),
+        assertEquals(List.of("+" + WIDE, "-" + WIDE, "+" + NARROW, "-" + NARROW, "+" + (NARROW + 1), "-!" + (NARROW + 1)),
                 items.stream().map(BufferedRecords.Item::token).toList());
         for (int i = 0; i < items.size(); i++) {
             assertEquals(i + 1, items.get(i).sequence(), "gapless sequence: " + items);
