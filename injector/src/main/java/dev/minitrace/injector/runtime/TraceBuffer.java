@@ -16,8 +16,7 @@ import java.lang.invoke.VarHandle;
  * thread only tries once: it never waits for an application thread. The periodic thread reads
  * chars only below the published position, where the owner writes nothing until it has the flag
  * but one char: a fold ({@link #fold}) turns the header of the last record, an entry, into a leaf
- * header without taking the flag (an atomic instruction per folded call cost more than the fold
- * saved). The periodic thread copies the published chars once and commits the copy, so it sees
+ * header without taking the flag (no atomic instruction on the exit path). The periodic thread copies the published chars once and commits the copy, so it sees
  * that header either before the fold (it commits the entry, and the next commit writes the exit
  * the fold appended as an exit record: {@link #pendingFold}) or after it; when it sees the leaf
  * header without the exit's bytecode index, whose publication it did not see yet, it commits the
@@ -109,8 +108,7 @@ final class TraceBuffer {
      */
     void record(int kind, int methodId, int bci, long sequence) {
         // Only the test that the last record is an unstamped entry stays here: the rest of the
-        // fold is out of line, so that this method stays small enough for the JIT to inline the
-        // hook into every traced method (the whole fold inline cost ~2 ns per call in MooBench).
+        // fold is out of line, so that the common exit path the JIT inlines stays small.
         if (position != entryEnd || kind != TraceBufferFormat.EXIT || !tryFold(methodId, bci, sequence)) {
             method(kind, methodId, bci, sequence, 1);
         }
