@@ -16,11 +16,12 @@ import java.lang.invoke.VarHandle;
  * thread only tries once: it never waits for an application thread. The periodic thread reads
  * chars only below the published position, where the owner writes nothing until it has the flag
  * but one char: a fold ({@link #fold}) turns the header of the last record, an entry, into a leaf
- * header without taking the flag (no atomic instruction on the exit path). The periodic thread copies the published chars once and commits the copy, so it sees
- * that header either before the fold (it commits the entry, and the next commit writes the exit
- * the fold appended as an exit record: {@link #pendingFold}) or after it; when it sees the leaf
- * header without the exit's bytecode index, whose publication it did not see yet, it commits the
- * entry the header stood for before.
+ * header without taking the flag (no atomic instruction on the exit path). The periodic thread
+ * copies the published chars once and commits the copy, so it sees that header either before the
+ * fold (it commits the entry, and the next commit writes the exit the fold appended as an exit
+ * record: {@link #pendingFold}) or after it; when it sees the leaf header without the exit's
+ * bytecode index, whose publication it did not see yet, it commits the entry the header stood
+ * for before.
  */
 final class TraceBuffer {
     /** Most chars one record writes: a skip before it and the record itself. */
