@@ -18,16 +18,16 @@ import jdk.jfr.consumer.RecordedThread;
  * against the document. It merges the decoded method records with the thread's lock and
  * allocation events by sequence.
  */
-final class BufferedRecords {
+public final class BufferedRecords {
     /** One entry of a thread's trace: a decoded method record or a lock/alloc event. */
-    record Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event, boolean leaf) {
+    public record Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event, boolean leaf) {
     }
 
     private BufferedRecords() {
     }
 
     /** Per thread name: the decoded records and the other minitrace events, by sequence. */
-    static Map<String, List<Item>> byThread(List<RecordedEvent> events, Map<Integer, String> names) {
+    public static Map<String, List<Item>> byThread(List<RecordedEvent> events, Map<Integer, String> names) {
         Map<String, List<Item>> out = new HashMap<>();
         Map<Integer, String> classes = new HashMap<>();
         for (RecordedEvent e : events) {

@@ -14,7 +14,14 @@ import java.lang.invoke.VarHandle;
  * owner when the buffer is full, and JFR's periodic thread at every chunk boundary (so a dump holds
  * every record made before it). They exclude each other with {@link #flushing}, a flag the periodic
  * thread only tries once: it never waits for an application thread. The periodic thread reads
- * chars only below the published position, where the owner no longer writes until it has the flag.
+ * chars only below the published position, where the owner writes nothing until it has the flag
+ * but one char: a fold ({@link #fold}) turns the header of the last record, an entry, into a leaf
+ * header without taking the flag (no atomic instruction on the exit path). The periodic thread
+ * copies the published chars once and commits the copy, so it sees that header either before the
+ * fold (it commits the entry, and the next commit writes the exit the fold appended as an exit
+ * record: {@link #pendingFold}) or after it; when it sees the leaf header without the exit's
+ * bytecode index, whose publication it did not see yet, it commits the entry the header stood
+ * for before.
  */
 final class TraceBuffer {
     /** Most chars one record writes: a skip before it and the record itself. */
@@ -29,10 +36,6 @@ final class TraceBuffer {
     private static final int FREE = 0;
     /** {@link #flushing}: a commit holds the buffer (the owner's of a full buffer, or the periodic thread's). */
     private static final int COMMITTING = 1;
-    /** {@link #flushing}: the owner turns its last entry record into a leaf record, a few stores ({@link #fold}). */
-    private static final int FOLDING = 2;
-    /** How long the periodic thread waits at most for a fold to end before it leaves the records to a later flush. */
-    private static final long FOLD_WAIT_NANOS = 10_000_000L;
 
     static {
         try {
@@ -82,6 +85,13 @@ final class TraceBuffer {
     private long flushedSequence;
     private long flushedBase;
     private long flushedRecords;
+    /**
+     * Where the last committed record starts when it is an unstamped entry, else -1: the owner
+     * may fold its exit into it later ({@link #fold}), not knowing it is committed; the next
+     * commit then starts with that exit as an exit record (the entry's id, and the bytecode index
+     * the fold appended at {@link #flushed}).
+     */
+    private int pendingFold = -1;
 
     TraceBuffer(Thread owner, long nextSequence, int epoch) {
         this.owner = owner;
@@ -98,40 +108,43 @@ final class TraceBuffer {
      * {@code EXIT_BY_EXCEPTION}) with sequence {@code sequence}; {@code bci} only for {@code EXIT}.
      */
     void record(int kind, int methodId, int bci, long sequence) {
-        if (kind == TraceBufferFormat.EXIT && position == entryEnd && methodId == entryMethod && sequence == expectedSequence
-                && sharesStamp() && fold(bci, sequence)) {
-            return;
+        // Only the test that the last record is an unstamped entry stays here: the rest of the
+        // fold is out of line, so that the common exit path the JIT inlines stays small.
+        if (position != entryEnd || kind != TraceBufferFormat.EXIT || !tryFold(methodId, bci, sequence)) {
+            method(kind, methodId, bci, sequence, 1);
         }
-        method(kind, methodId, bci, sequence, 1);
+    }
+
+    /** Folds the exit of {@code methodId} into the entry record just before it if nothing stands in the way ({@link #fold}). */
+    private boolean tryFold(int methodId, int bci, long sequence) {
+        if (methodId == entryMethod && sequence == expectedSequence && sharesStamp()) {
+            fold(bci, sequence);
+            return true;
+        }
+        return false;
     }
 
     /**
      * The exit of the method whose entry is the last record, with nothing of the thread between
      * them and no new stamp: the entry record becomes the leaf record of both (docs/trace-buffer.md),
      * which decodes to the same two records with the same sequence numbers and the same time. The
-     * leaf is the entry's header char changed and the exit's bytecode index appended: under the
-     * flag, since the periodic thread may be reading the entry's chars, and only while the entry
-     * is not committed yet.
+     * leaf is the exit's bytecode index appended and the entry's header char changed, without the
+     * flag: the periodic thread may have committed the entry already or be copying it right now
+     * (the class comment says how each case stays exact).
      */
-    private boolean fold(int bci, long sequence) {
-        if (!FLUSHING.compareAndSet(this, FREE, FOLDING)) {
-            return false;
-        }
-        try {
-            if (entryStart < flushed) {
-                return false; // the periodic thread committed the entry
-            }
-            char[] c = chars;
-            c[entryStart] = (char) (TraceBufferFormat.LEAF | TraceBufferFormat.EXIT | c[entryStart] & TraceBufferFormat.WIDE_ID);
-            int p = TraceBufferFormat.putVarint(c, entryEnd, bci); // begin() left room for a whole record after the entry
-            expectedSequence = sequence + 1;
-            records++;
-            entryEnd = -1;
-            POSITION.setRelease(this, p);
-            return true;
-        } finally {
-            FLUSHING.setRelease(this, FREE);
-        }
+    private void fold(int bci, long sequence) {
+        char[] c = chars;
+        int p = TraceBufferFormat.putVarint(c, entryEnd, bci); // begin() left room for a whole record after the entry
+        c[entryStart] = leafOf(c[entryStart]);
+        expectedSequence = sequence + 1;
+        records++;
+        entryEnd = -1;
+        POSITION.setRelease(this, p);
+    }
+
+    /** The header a fold gives the unstamped entry header {@code entry}. */
+    private static char leafOf(int entry) {
+        return (char) (TraceBufferFormat.LEAF | TraceBufferFormat.EXIT | entry & TraceBufferFormat.WIDE_ID);
     }
 
     /**
@@ -266,7 +279,14 @@ final class TraceBuffer {
     int flushFull() {
         acquireAsOwner();
         try {
-            commit(flushed, position, records - flushedRecords, flushedSequence, flushedBase);
+            int from = flushed;
+            int to = position;
+            if (foldedAfterCommit()) {
+                char[] text = textFrom(from, to);
+                commit(text, 0, text.length, records - flushedRecords, flushedSequence, flushedBase);
+            } else {
+                commit(chars, from, to, records - flushedRecords, flushedSequence, flushedBase);
+            }
             if (chars.length < MAX_CHARS) {
                 chars = new char[Math.min(MAX_CHARS, chars.length * 2)];
             }
@@ -299,6 +319,7 @@ final class TraceBuffer {
     private void startOver() {
         flushed = 0;
         entryEnd = -1;
+        pendingFold = -1;
         flushedRecords = records;
         flushedSequence = expectedSequence;
         flushedBase = lastStamp;
@@ -311,7 +332,7 @@ final class TraceBuffer {
      * Never waits.
      */
     void flushPublished() {
-        if (!acquireAsFlusher()) {
+        if (!FLUSHING.compareAndSet(this, FREE, COMMITTING)) {
             return;
         }
         try {
@@ -320,57 +341,73 @@ final class TraceBuffer {
             if (end <= from) {
                 return;
             }
+            // One copy, counted and committed as it is: the owner may fold the last entry meanwhile.
+            char[] text = textFrom(from, end);
+            int prefix = text.length - (end - from);
             // Count what the range holds: the owner's counters run ahead of the published position.
-            char[] c = chars;
             long count = 0;
             long skipped = 0;
             long ticks = flushedBase;
-            cursor = from;
-            while (cursor < end) {
-                int h = c[cursor++];
+            int lastEntry = -1;
+            cursor = 0;
+            while (cursor < text.length) {
+                int start = cursor;
+                int h = text[cursor++];
                 int kind = h & TraceBufferFormat.KIND_MASK;
+                lastEntry = -1;
                 if ((h & TraceBufferFormat.HEAP) != 0) {
-                    readVarint(c); // method id, field id or index
-                    readVarint(c); // bytecode index
+                    readVarint(text); // method id, field id or index
+                    readVarint(text); // bytecode index
                     int heapKind = TraceBufferFormat.heapKind(h);
                     for (int i = 0; i < 2 * TraceBufferFormat.heapObjects(heapKind); i++) {
-                        readVarint(c); // class id + 1, identity hash
+                        readVarint(text); // class id + 1, identity hash
                     }
                     if ((h & TraceBufferFormat.STAMPED) != 0) {
-                        ticks += readVarint(c);
+                        ticks += readVarint(text);
                     }
                     count += TraceBufferFormat.heapParts(heapKind); // one record per sequence number, as the converter decodes it
                     continue;
                 }
                 if ((h & TraceBufferFormat.OBJECT) != 0) {
-                    readVarint(c); // class id
-                    readVarint(c); // identity hash
-                    readVarint(c); // bytecode index
+                    readVarint(text); // class id
+                    readVarint(text); // identity hash
+                    readVarint(text); // bytecode index
                 } else if (kind == TraceBufferFormat.SKIP) {
-                    skipped += readVarint(c);
+                    skipped += readVarint(text);
                     continue;
                 } else {
                     if ((h & TraceBufferFormat.WIDE_ID) != 0) {
                         cursor += TraceBufferFormat.WIDE_ID_CHARS;
                     } else {
-                        readVarint(c); // method id
+                        readVarint(text); // method id
+                    }
+                    if ((h & TraceBufferFormat.LEAF) != 0 && kind == TraceBufferFormat.EXIT && cursor == text.length) {
+                        // a fold under way: its header is stored, its bytecode index not yet
+                        // published; commit the entry the header stood for, the next commit the exit
+                        text[start] = (char) (TraceBufferFormat.ENTRY | h & TraceBufferFormat.WIDE_ID);
+                        lastEntry = start;
+                        count++;
+                        continue;
                     }
                     if (kind == TraceBufferFormat.EXIT) {
-                        readVarint(c); // bytecode index
+                        readVarint(text); // bytecode index
                     }
                     if ((h & TraceBufferFormat.LEAF) != 0) {
                         count++; // the entry a leaf record stands for
+                    } else if (kind == TraceBufferFormat.ENTRY && (h & TraceBufferFormat.STAMPED) == 0) {
+                        lastEntry = start;
                     }
                 }
                 if ((h & TraceBufferFormat.STAMPED) != 0) {
-                    ticks += readVarint(c);
+                    ticks += readVarint(text);
                 }
                 count++;
             }
             if (epoch == Trace.epoch) {
-                commit(from, end, count, flushedSequence, flushedBase);
+                commit(text, 0, text.length, count, flushedSequence, flushedBase);
             }
             flushed = end;
+            pendingFold = lastEntry < 0 ? -1 : from + lastEntry - prefix;
             flushedRecords += count;
             flushedSequence += count + skipped;
             flushedBase = ticks;
@@ -380,28 +417,29 @@ final class TraceBuffer {
     }
 
     /**
-     * The periodic thread takes the flag, unless the owner is committing (its commit then holds
-     * the records); a fold, a few stores, it waits out, so that a fold never keeps records out
-     * of the commit at a chunk boundary (bounded: an owner stopped in the middle of one, by a
-     * debugger say, leaves them to a later flush).
+     * Under the flag: whether the owner folded the exit of the entry that ends the last commit
+     * ({@link #pendingFold}) since; the chars to commit start with that exit then.
      */
-    private boolean acquireAsFlusher() {
-        long deadline = 0;
-        while (true) {
-            if (FLUSHING.compareAndSet(this, FREE, COMMITTING)) {
-                return true;
-            }
-            if ((int) FLUSHING.getVolatile(this) != FOLDING) {
-                return false;
-            }
-            long now = System.nanoTime();
-            if (deadline == 0) {
-                deadline = now + FOLD_WAIT_NANOS;
-            } else if (now - deadline > 0) {
-                return false;
-            }
-            Thread.yield();
+    private boolean foldedAfterCommit() {
+        return pendingFold >= 0 && (chars[pendingFold] & TraceBufferFormat.LEAF) != 0;
+    }
+
+    /**
+     * Under the flag: a copy of the published chars {@code [from, to)}, led by the exit record of
+     * a fold made after the last commit took its entry ({@link #foldedAfterCommit}): the entry's
+     * id and the bytecode index the fold appended at {@code from} make that exit record.
+     */
+    private char[] textFrom(int from, int to) {
+        char[] c = chars;
+        int pf = pendingFold;
+        int prefix = foldedAfterCommit() ? from - pf : 0; // the entry's header and id
+        char[] text = new char[prefix + to - from];
+        if (prefix > 0) {
+            text[0] = (char) (TraceBufferFormat.EXIT | c[pf] & TraceBufferFormat.WIDE_ID);
+            System.arraycopy(c, pf + 1, text, 1, prefix - 1);
         }
+        System.arraycopy(c, from, text, prefix, to - from);
+        return text;
     }
 
     /** Reads the varint at {@link #cursor} and moves the cursor past it (flusher only, under the flag). */
@@ -417,7 +455,7 @@ final class TraceBuffer {
         return v;
     }
 
-    private void commit(int from, int to, long count, long firstSequence, long baseTime) {
+    private void commit(char[] text, int from, int to, long count, long firstSequence, long baseTime) {
         if (count == 0) {
             return; // only skips: the next event's first sequence accounts for them
         }
@@ -430,7 +468,7 @@ final class TraceBuffer {
             e.recordCount = (int) count;
             e.baseTime = baseTime;
             e.ticksPerSecond = TraceClock.frequency();
-            e.records = new String(chars, from, to - from);
+            e.records = new String(text, from, to - from);
             e.commit();
         }
     }
