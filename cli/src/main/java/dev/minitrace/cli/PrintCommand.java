@@ -82,6 +82,9 @@ public final class PrintCommand implements Callable<Integer> {
     @Mixin
     EngineOption engine;
 
+    @Mixin
+    MemoryOption memory;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -287,6 +290,13 @@ public final class PrintCommand implements Callable<Integer> {
             throw new CliException(file + ": " + e.getMessage());
         } catch (IOException e) {
             throw new CliException(file + ": " + e.getMessage());
+        } catch (OutOfMemoryError e) {
+            // The tree needs the names, which come at the end, so it holds the records of the
+            // threads it prints until then: a whole busy recording does not fit a small bound.
+            opened.clear();
+            throw new CliException("cannot print the tree of " + file + " within --memory " + memory + " ("
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MB heap): its records take 21 bytes each until the"
+                    + " end; choose threads with --threads, or run again with a larger --memory, e.g. --memory 4g");
         }
         TreeWriter trees = opened.get(0);
         MtlogInfo info = trees.info();
