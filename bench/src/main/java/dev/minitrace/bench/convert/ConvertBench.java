@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -150,16 +151,23 @@ public final class ConvertBench {
         }
         Files.deleteIfExists(out);
         System.out.printf(Locale.ROOT, "minitrace trace events in the file: %,d; load after: %s%n", inFile, loadAverage());
-        System.out.println("reader                                      median s  trace ev/s   x RecordingFile  peak RSS MiB  median CPU s");
+        System.out.println("reader                                      median s  trace ev/s   x RecordingFile  peak RSS MiB  median CPU s  exit");
         double baseRate = 0;
+        boolean lost = false;
         for (Map.Entry<String, double[][]> e : runs.entrySet()) {
             double s = ChildJvm.median(column(e.getValue(), 0));
             double rate = inFile / s;
             if (baseRate == 0) {
                 baseRate = rate;
             }
-            System.out.printf(Locale.ROOT, "%-43s %9.2f %11.3e %16.2f %13.0f %13.2f%n", e.getKey(), s, rate, rate / baseRate,
-                    ChildJvm.median(column(e.getValue(), 1)) / 1024, ChildJvm.median(column(e.getValue(), 4)));
+            int exit = (int) Arrays.stream(column(e.getValue(), 3)).max().orElse(0);
+            lost |= exit == 3;
+            System.out.printf(Locale.ROOT, "%-43s %9.2f %11.3e %16.2f %13.0f %13.2f  %4d%n", e.getKey(), s, rate, rate / baseRate,
+                    ChildJvm.median(column(e.getValue(), 1)) / 1024, ChildJvm.median(column(e.getValue(), 4)), exit);
+        }
+        if (lost) {
+            // the conversion's exit 3: the recording itself lacks records (docs/performance.md, the big recording)
+            System.out.println("exit 3: the recording lost records (mt convert's warning says how many); these figures are of an inexact recording");
         }
         System.out.printf(Locale.ROOT, "Size: .jfr %.2f bytes per trace event", jfrBytes / (double) inFile);
         for (String layout : List.of("thread", "global")) {
