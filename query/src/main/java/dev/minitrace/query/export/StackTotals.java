@@ -161,6 +161,11 @@ final class StackTotals {
             }
             write(o, b.flip());
         }
+        empty();
+    }
+
+    /** Marks every slot empty (a slot is empty when its calls are 0). */
+    private void empty() {
         for (int h = 0; h < SLOTS; h++) {
             slots[h * WIDTH + F_CALLS] = 0;
         }
@@ -229,10 +234,7 @@ final class StackTotals {
             for (Path run : runs) {
                 Files.deleteIfExists(run);
             }
-            for (int h = 0; h < SLOTS; h++) {
-                slots[h * WIDTH + F_CALLS] = 0;
-            }
-            size = 0;
+            empty();
         }
     }
 
