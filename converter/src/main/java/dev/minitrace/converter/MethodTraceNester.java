@@ -2,6 +2,7 @@ package dev.minitrace.converter;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.util.IndexSort;
+import dev.minitrace.converter.util.LongRows;
 
 /**
  * Turns one thread's {@code jdk.MethodTrace} intervals (start, duration, method) into
@@ -11,23 +12,27 @@ import dev.minitrace.converter.util.IndexSort;
  * sibling's entry even when their timestamps are equal.
  */
 final class MethodTraceNester {
+    /** The columns of an interval: its start, its duration, its method id. */
+    static final int START = 0, DURATION = 1, METHOD = 2, WIDTH = 3;
+
     private MethodTraceNester() {
     }
 
     /**
      * Appends the records to {@code out}; the sequence key of each record is its output position.
-     * {@code methodIds[i]} is the method id of interval {@code i}.
+     * {@code intervals} has the columns {@link #START}, {@link #DURATION}, {@link #METHOD}.
      */
-    static void nest(long[] start, long[] duration, long[] methodIds, int n, EventBuffer out) {
+    static void nest(LongRows intervals, EventBuffer out) {
+        int n = intervals.size();
         // Order: start ascending, then end descending (outer first), then arrival order.
         long[] key = new long[n];
         for (int i = 0; i < n; i++) {
-            key[i] = -(start[i] + duration[i]);
+            key[i] = -end(intervals, i);
         }
         int[] byEnd = IndexSort.byKey(key, n);
         long[] startInEndOrder = new long[n];
         for (int i = 0; i < n; i++) {
-            startInEndOrder[i] = start[byEnd[i]];
+            startInEndOrder[i] = intervals.get(byEnd[i], START);
         }
         int[] pos = IndexSort.byKey(startInEndOrder, n);
         int[] stack = new int[Math.max(1, n)];
@@ -35,20 +40,21 @@ final class MethodTraceNester {
         long seq = 0;
         for (int k = 0; k < n; k++) {
             int i = byEnd[pos[k]];
-            while (depth > 0 && end(start, duration, stack[depth - 1]) <= start[i]) {
+            long start = intervals.get(i, START);
+            while (depth > 0 && end(intervals, stack[depth - 1]) <= start) {
                 int j = stack[--depth];
-                out.add(MtlogFormat.METHOD_EXIT, seq++, end(start, duration, j), methodIds[j], 0);
+                out.add(MtlogFormat.METHOD_EXIT, seq++, end(intervals, j), intervals.get(j, METHOD), 0);
             }
-            out.add(MtlogFormat.METHOD_ENTRY, seq++, start[i], methodIds[i], 0);
+            out.add(MtlogFormat.METHOD_ENTRY, seq++, start, intervals.get(i, METHOD), 0);
             stack[depth++] = i;
         }
         while (depth > 0) {
             int j = stack[--depth];
-            out.add(MtlogFormat.METHOD_EXIT, seq++, end(start, duration, j), methodIds[j], 0);
+            out.add(MtlogFormat.METHOD_EXIT, seq++, end(intervals, j), intervals.get(j, METHOD), 0);
         }
     }
 
-    private static long end(long[] start, long[] duration, int i) {
-        return start[i] + duration[i];
+    private static long end(LongRows intervals, int i) {
+        return intervals.get(i, START) + intervals.get(i, DURATION);
     }
 }

@@ -231,18 +231,17 @@ final class RecordingCollector implements RecordingSink {
         ThreadState[] ts = new ThreadState[1];
         EventBuffer[] b = new EventBuffer[1];
         for (ThreadState t : table.sorted()) {
-            if (t.traceSize == 0) {
+            if (t.traces == null) {
                 continue;
             }
             EventBuffer out = new EventBuffer();
-            MethodTraceNester.nest(t.traceStart, t.traceDuration, t.traceMethod, t.traceSize, out);
+            MethodTraceNester.nest(t.traces, out);
             out.normalize();
             ts[0] = t;
             b[0] = out;
             emitter.points(gcs.pointTimes(), gcs.pointGcIds());
             emitter.emit(ts, b, 1);
-            t.traceStart = t.traceDuration = t.traceMethod = new long[0];
-            t.traceSize = 0;
+            t.traces = null;
         }
     }
 

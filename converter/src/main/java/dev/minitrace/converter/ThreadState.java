@@ -1,7 +1,7 @@
 package dev.minitrace.converter;
 
+import dev.minitrace.converter.util.LongRows;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -43,10 +43,8 @@ final class ThreadState {
     boolean started;
     long cursor;
 
-    long[] traceStart = new long[0];
-    long[] traceDuration = new long[0];
-    long[] traceMethod = new long[0];
-    int traceSize;
+    /** The thread's {@code jdk.MethodTrace} intervals, in {@link MethodTraceNester}'s columns; null: none. */
+    LongRows traces;
 
     ThreadState(long key) {
         this(key, null);
@@ -60,16 +58,13 @@ final class ThreadState {
     }
 
     void addTrace(long start, long duration, long methodKey) {
-        if (traceSize == traceStart.length) {
-            int n = Math.max(16, traceSize * 2);
-            traceStart = Arrays.copyOf(traceStart, n);
-            traceDuration = Arrays.copyOf(traceDuration, n);
-            traceMethod = Arrays.copyOf(traceMethod, n);
+        if (traces == null) {
+            traces = new LongRows(MethodTraceNester.WIDTH, 16);
         }
-        traceStart[traceSize] = start;
-        traceDuration[traceSize] = duration;
-        traceMethod[traceSize] = methodKey;
-        traceSize++;
+        int i = traces.add();
+        traces.set(i, MethodTraceNester.START, start);
+        traces.set(i, MethodTraceNester.DURATION, duration);
+        traces.set(i, MethodTraceNester.METHOD, methodKey);
     }
 
     /** The stream id: the JFR thread id, which is a small counter in every JDK. */

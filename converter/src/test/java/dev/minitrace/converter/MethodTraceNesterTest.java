@@ -2,6 +2,7 @@ package dev.minitrace.converter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.minitrace.converter.util.LongRows;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -9,17 +10,15 @@ import org.junit.jupiter.api.Test;
 /** jdk.MethodTrace intervals become properly nested entries and exits, also with equal timestamps and in any arrival order. */
 class MethodTraceNesterTest {
     private static List<String> nest(long[][] intervals) {
-        int n = intervals.length;
-        long[] s = new long[n];
-        long[] d = new long[n];
-        long[] m = new long[n];
-        for (int i = 0; i < n; i++) {
-            s[i] = intervals[i][0];
-            d[i] = intervals[i][1];
-            m[i] = intervals[i][2];
+        LongRows rows = new LongRows(MethodTraceNester.WIDTH, 1);
+        for (long[] interval : intervals) {
+            int i = rows.add();
+            rows.set(i, MethodTraceNester.START, interval[0]);
+            rows.set(i, MethodTraceNester.DURATION, interval[1]);
+            rows.set(i, MethodTraceNester.METHOD, interval[2]);
         }
         EventBuffer out = new EventBuffer();
-        MethodTraceNester.nest(s, d, m, n, out);
+        MethodTraceNester.nest(rows, out);
         List<String> r = new ArrayList<>();
         for (int i = 0; i < out.size; i++) {
             r.add((out.type[i] == 1 ? "+" : "-") + out.value[i] + "@" + out.time[i]);

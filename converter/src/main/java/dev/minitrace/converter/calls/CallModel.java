@@ -1,7 +1,7 @@
 package dev.minitrace.converter.calls;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
-import java.util.Arrays;
+import dev.minitrace.converter.util.LongRows;
 
 /**
  * One thread's calls and monitor holds, rebuilt from the thread's records in their exact order
@@ -26,7 +26,7 @@ import java.util.Arrays;
  * An exit by exception is an exit record with bytecode index 0 ({@code .mtlog} format); a source
  * that does not know it passes any other value. Times are ns (any origin) or {@link #NONE}.
  *
- * <p>Per record only array slots are written: the stacks grow by doubling and are reused.
+ * <p>Per record only table cells are written: the stacks are {@link LongRows}, reused.
  *
  * @param <X> what the listener may throw ({@link RuntimeException} for none)
  */
@@ -85,25 +85,16 @@ public final class CallModel<X extends Exception> {
     private final Listener<X> listener;
     private long seq;
 
-    // Open calls, outermost first.
-    private int calls;
-    private long[] callSeq = new long[16];
-    private long[] callMethod = new long[16];
-    private long[] callEntry = new long[16];
-    /** Sum of the ended children's durations; NONE once one of them has none. */
-    private long[] callChildren = new long[16];
-    private int[] callDepth = new int[16];
+    // Open calls, outermost first; CHILDREN is the sum of the ended children's durations, NONE once
+    // one of them has none.
+    private static final int C_SEQ = 0, C_METHOD = 1, C_ENTRY = 2, C_CHILDREN = 3, C_DEPTH = 4;
+    private final LongRows calls = new LongRows(5, 16);
     /** The depth of the next call entered with no call open: below 0 after exits without entry. */
     private int base;
 
     // Open holds, in acquire order.
-    private int holds;
-    private long[] holdSeq = new long[8];
-    private long[] holdObject = new long[8];
-    private long[] holdTime = new long[8];
-    private int[] holdBci = new int[8];
-    private long[] holdCall = new long[8];
-    private long[] holdMethod = new long[8];
+    private static final int H_SEQ = 0, H_OBJECT = 1, H_TIME = 2, H_BCI = 3, H_CALL = 4, H_METHOD = 5;
+    private final LongRows holds = new LongRows(6, 8);
 
     public CallModel(Listener<X> listener) {
         this.listener = listener;
@@ -133,87 +124,68 @@ public final class CallModel<X extends Exception> {
     }
 
     private void enter(long s, long method, long time) throws X {
-        if (calls == callSeq.length) {
-            int n = calls * 2;
-            callSeq = Arrays.copyOf(callSeq, n);
-            callMethod = Arrays.copyOf(callMethod, n);
-            callEntry = Arrays.copyOf(callEntry, n);
-            callChildren = Arrays.copyOf(callChildren, n);
-            callDepth = Arrays.copyOf(callDepth, n);
-        }
-        int k = calls;
-        callDepth[k] = k > 0 ? callDepth[k - 1] + 1 : base;
-        callSeq[k] = s;
-        callMethod[k] = method;
-        callEntry[k] = time;
-        callChildren[k] = 0;
-        calls++;
+        int k = calls.add();
+        calls.set(k, C_DEPTH, k > 0 ? calls.get(k - 1, C_DEPTH) + 1 : base);
+        calls.set(k, C_SEQ, s);
+        calls.set(k, C_METHOD, method);
+        calls.set(k, C_ENTRY, time);
         listener.enter(k, s, method, time);
     }
 
     private long exit(long s, long method, int bci, long time) throws X {
         int end = bci == 0 ? THREW : RETURNED;
-        int k = calls - 1;
-        while (k >= 0 && callMethod[k] != method) {
+        int open = calls.size();
+        int k = open - 1;
+        while (k >= 0 && calls.get(k, C_METHOD) != method) {
             k--;
         }
         if (k < 0) {
             int depth;
-            if (calls > 0) {
-                depth = callDepth[calls - 1] + 1;
-                callChildren[calls - 1] = NONE;
+            if (open > 0) {
+                depth = (int) calls.get(open - 1, C_DEPTH) + 1;
+                calls.set(open - 1, C_CHILDREN, NONE);
             } else {
                 depth = --base;
             }
             listener.exitWithoutEntry(method, end, s, bci, time, depth);
             return NONE;
         }
-        while (calls - 1 > k) {
+        while (calls.size() - 1 > k) {
             end(EXIT_LOST, NONE, Integer.MIN_VALUE, NONE);
         }
-        long entrySeq = callSeq[k];
+        long entrySeq = calls.get(k, C_SEQ);
         end(end, s, bci, time);
         return entrySeq;
     }
 
     /** Ends the innermost open call and pops it. */
     private void end(int how, long exitSeq, int bci, long time) throws X {
-        int k = calls - 1;
-        long entry = callEntry[k];
+        int k = calls.size() - 1;
+        long entry = calls.get(k, C_ENTRY);
         long duration = exitSeq == NONE || time == NONE || entry == NONE ? NONE : time - entry;
-        long children = callChildren[k];
+        long children = calls.get(k, C_CHILDREN);
         long self = duration == NONE || children == NONE ? NONE : duration - children;
         listener.exit(k, how, exitSeq, bci, time, duration, self);
-        calls = k;
-        if (k > 0 && callChildren[k - 1] != NONE) {
-            callChildren[k - 1] = duration == NONE ? NONE : callChildren[k - 1] + duration;
+        calls.truncate(k);
+        if (k > 0 && calls.get(k - 1, C_CHILDREN) != NONE) {
+            calls.set(k - 1, C_CHILDREN, duration == NONE ? NONE : calls.get(k - 1, C_CHILDREN) + duration);
         }
     }
 
     private void acquire(long s, long object, long time, int bci) throws X {
-        if (holds == holdSeq.length) {
-            int n = holds * 2;
-            holdSeq = Arrays.copyOf(holdSeq, n);
-            holdObject = Arrays.copyOf(holdObject, n);
-            holdTime = Arrays.copyOf(holdTime, n);
-            holdBci = Arrays.copyOf(holdBci, n);
-            holdCall = Arrays.copyOf(holdCall, n);
-            holdMethod = Arrays.copyOf(holdMethod, n);
-        }
-        int h = holds;
-        holdSeq[h] = s;
-        holdObject[h] = object;
-        holdTime[h] = time;
-        holdBci[h] = bci;
-        holdCall[h] = calls > 0 ? callSeq[calls - 1] : NONE;
-        holdMethod[h] = calls > 0 ? callMethod[calls - 1] : NONE;
-        holds++;
+        int h = holds.add();
+        holds.set(h, H_SEQ, s);
+        holds.set(h, H_OBJECT, object);
+        holds.set(h, H_TIME, time);
+        holds.set(h, H_BCI, bci);
+        holds.set(h, H_CALL, runningCall());
+        holds.set(h, H_METHOD, runningMethod());
         listener.acquire(h, heldBefore(h));
     }
 
     private void release(long s, long object, long time, int bci) throws X {
-        int k = holds - 1;
-        while (k >= 0 && holdObject[k] != object) {
+        int k = holds.size() - 1;
+        while (k >= 0 && holds.get(k, H_OBJECT) != object) {
             k--;
         }
         if (k < 0) {
@@ -221,33 +193,25 @@ public final class CallModel<X extends Exception> {
             return;
         }
         listener.release(k, true, s, bci, time, heldBefore(k));
-        int above = holds - 1 - k;
-        if (above > 0) {
-            System.arraycopy(holdSeq, k + 1, holdSeq, k, above);
-            System.arraycopy(holdObject, k + 1, holdObject, k, above);
-            System.arraycopy(holdTime, k + 1, holdTime, k, above);
-            System.arraycopy(holdBci, k + 1, holdBci, k, above);
-            System.arraycopy(holdCall, k + 1, holdCall, k, above);
-            System.arraycopy(holdMethod, k + 1, holdMethod, k, above);
-        }
-        holds--;
+        holds.remove(k);
     }
 
     /** The trace ended: the open calls end {@link #OPEN}, innermost first, then the open holds, in acquire order. */
     public void finish() throws X {
-        while (calls > 0) {
+        while (calls.size() > 0) {
             end(OPEN, NONE, Integer.MIN_VALUE, NONE);
         }
-        for (int h = 0; h < holds; h++) {
+        for (int h = 0; h < holds.size(); h++) {
             listener.release(h, false, NONE, Integer.MIN_VALUE, NONE, heldBefore(h));
         }
-        holds = 0;
+        holds.truncate(0);
     }
 
     /** Whether an open hold older than {@code h} has its monitor: {@code h} re-entered it. */
     private boolean heldBefore(int h) {
+        long object = holds.get(h, H_OBJECT);
         for (int j = 0; j < h; j++) {
-            if (holdObject[j] == holdObject[h]) {
+            if (holds.get(j, H_OBJECT) == object) {
                 return true;
             }
         }
@@ -261,71 +225,73 @@ public final class CallModel<X extends Exception> {
 
     /** The number of open calls. */
     public int calls() {
-        return calls;
+        return calls.size();
     }
 
     /** The method of open call {@code frame}. */
     public long method(int frame) {
-        return callMethod[frame];
+        return calls.get(frame, C_METHOD);
     }
 
     /** The entry seq of open call {@code frame}. */
     public long callSeq(int frame) {
-        return callSeq[frame];
+        return calls.get(frame, C_SEQ);
     }
 
     /** The depth of open call {@code frame}: its frame index, shifted below 0 by exits without entry before it. */
     public int depth(int frame) {
-        return callDepth[frame];
+        return (int) calls.get(frame, C_DEPTH);
     }
 
     /** The entry time of open call {@code frame}. */
     public long entryTime(int frame) {
-        return callEntry[frame];
+        return calls.get(frame, C_ENTRY);
     }
 
     /** The method of the innermost open call, {@link #NONE} when none is open. */
     public long runningMethod() {
-        return calls > 0 ? callMethod[calls - 1] : NONE;
+        int open = calls.size();
+        return open > 0 ? calls.get(open - 1, C_METHOD) : NONE;
     }
 
     /** The entry seq of the innermost open call, {@link #NONE} when none is open. */
     public long runningCall() {
-        return calls > 0 ? callSeq[calls - 1] : NONE;
+        int open = calls.size();
+        return open > 0 ? calls.get(open - 1, C_SEQ) : NONE;
     }
 
     /** The number of open holds. */
     public int holds() {
-        return holds;
+        return holds.size();
     }
 
-    /** The acquire seq of open hold {@code hold}. */
+    /** Open hold {@code hold}'s acquire seq. */
     public long holdSeq(int hold) {
-        return holdSeq[hold];
+        return holds.get(hold, H_SEQ);
     }
 
-    /** The monitor (object id) of open hold {@code hold}. */
+    /** Open hold {@code hold}'s monitor (object id). */
     public long holdObject(int hold) {
-        return holdObject[hold];
+        return holds.get(hold, H_OBJECT);
     }
 
-    /** The acquire time of open hold {@code hold}. */
+    /** Open hold {@code hold}'s acquire time. */
     public long holdTime(int hold) {
-        return holdTime[hold];
+        return holds.get(hold, H_TIME);
     }
 
-    /** The acquire's bytecode index of open hold {@code hold}. */
+    /** Open hold {@code hold}'s acquire bytecode index. */
     public int holdBci(int hold) {
-        return holdBci[hold];
+        return (int) holds.get(hold, H_BCI);
     }
 
     /** The entry seq of the call that acquired open hold {@code hold}, {@link #NONE} outside any call. */
     public long holdCall(int hold) {
-        return holdCall[hold];
+        return holds.get(hold, H_CALL);
     }
 
     /** The method of the call that acquired open hold {@code hold}, {@link #NONE} outside any call. */
     public long holdMethod(int hold) {
-        return holdMethod[hold];
+        return holds.get(hold, H_METHOD);
     }
 }

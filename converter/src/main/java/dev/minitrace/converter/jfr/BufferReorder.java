@@ -1,6 +1,7 @@
 package dev.minitrace.converter.jfr;
 
 import dev.minitrace.converter.util.LongIntMap;
+import dev.minitrace.converter.util.LongRows;
 import dev.minitrace.converter.util.ScratchFile;
 import java.io.Closeable;
 import java.io.IOException;
@@ -106,7 +107,7 @@ public final class BufferReorder implements Closeable {
         if (q.expected == UNKNOWN || firstSequence == q.expected) {
             advance(q, decoder.nextSequence(), true);
         }
-        if (q.head < q.size) {
+        if (q.waiting()) {
             drain(q, false, decoder, sink);
         }
     }
@@ -124,7 +125,7 @@ public final class BufferReorder implements Closeable {
     public void endOfChunk(MethodBufferDecoder decoder, RecordingSink sink) throws IOException {
         for (int i = 0; i < queueCount; i++) {
             Queue q = queues[i];
-            if (q.head < q.size) {
+            if (q.waiting()) {
                 drain(q, true, decoder, sink);
             }
         }
@@ -132,20 +133,23 @@ public final class BufferReorder implements Closeable {
 
     /** Decodes {@code q}'s waiting events from its first while they are in order or late (all of them when {@code all}). */
     private void drain(Queue q, boolean all, MethodBufferDecoder decoder, RecordingSink sink) throws IOException {
-        while (q.head < q.size && (all || q.expected == UNKNOWN || q.first[q.head] <= q.expected)) {
-            int h = q.head++;
-            int length = q.length[h];
+        while (q.waiting() && (all || q.expected == UNKNOWN || q.get(Queue.FIRST) <= q.expected)) {
+            int length = (int) q.get(Queue.LENGTH);
             char[] chars = decoder.buffer(length);
-            load(q.where[h], length, chars);
-            long first = q.first[h];
-            decoder.decode(chars, length, q.key, first, q.count[h], q.base[h], q.tps[h], sink);
+            load(q.get(Queue.WHERE), length, chars);
+            long first = q.get(Queue.FIRST);
+            int count = (int) q.get(Queue.COUNT);
+            long base = q.get(Queue.BASE);
+            long tps = q.get(Queue.TPS);
+            q.head++;
+            decoder.decode(chars, length, q.key, first, count, base, tps, sink);
             if (all || q.expected == UNKNOWN || first == q.expected) {
                 advance(q, decoder.nextSequence(), !all);
             }
         }
-        if (q.head == q.size) {
+        if (!q.waiting()) {
             q.head = 0;
-            q.size = 0;
+            q.events.truncate(0);
         }
     }
 
@@ -311,6 +315,7 @@ public final class BufferReorder implements Closeable {
 
     /** One thread's waiting events, in sequence order from {@code head}. */
     private static final class Queue {
+        static final int FIRST = 0, COUNT = 1, BASE = 2, TPS = 3, LENGTH = 4, WHERE = 5;
         final long key;
         /**
          * The sequence the thread's next event starts at: 1 before its first (sequences are dense
@@ -319,58 +324,40 @@ public final class BufferReorder implements Closeable {
          */
         long expected = 1;
         int head;
-        int size;
-        long[] first = new long[16];
-        int[] count = new int[16];
-        long[] base = new long[16];
-        long[] tps = new long[16];
-        int[] length = new int[16];
-        long[] where = new long[16];
+        final LongRows events = new LongRows(WHERE + 1, 16);
 
         Queue(long key) {
             this.key = key;
         }
 
-        void insert(long f, int c, long b, long t, int len, long w) {
-            if (size == first.length) {
-                if (head > 0) {
-                    move(head, 0, size - head); // the consumed entries' room, before growing
-                    size -= head;
-                    head = 0;
-                } else {
-                    int n = size * 2;
-                    first = Arrays.copyOf(first, n);
-                    count = Arrays.copyOf(count, n);
-                    base = Arrays.copyOf(base, n);
-                    tps = Arrays.copyOf(tps, n);
-                    length = Arrays.copyOf(length, n);
-                    where = Arrays.copyOf(where, n);
-                }
-            }
-            // events mostly arrive in order among themselves: then this is an append
-            int i = size;
-            if (size > head && first[size - 1] > f) {
-                int at = Arrays.binarySearch(first, head, size, f);
-                i = at < 0 ? -at - 1 : at + 1;
-                move(i, i + 1, size - i);
-            }
-            first[i] = f;
-            count[i] = c;
-            base[i] = b;
-            tps[i] = t;
-            length[i] = len;
-            where[i] = w;
-            size++;
+        boolean waiting() {
+            return head < events.size();
         }
 
-        /** Moves {@code n} entries from index {@code from} to index {@code to}, in every column. */
-        private void move(int from, int to, int n) {
-            System.arraycopy(first, from, first, to, n);
-            System.arraycopy(count, from, count, to, n);
-            System.arraycopy(base, from, base, to, n);
-            System.arraycopy(tps, from, tps, to, n);
-            System.arraycopy(length, from, length, to, n);
-            System.arraycopy(where, from, where, to, n);
+        long get(int column) {
+            return events.get(head, column);
+        }
+
+        void insert(long f, int c, long b, long t, int len, long w) {
+            if (head > 0 && head * 2 >= events.size()) {
+                events.removeFirst(head); // the consumed entries' room, before growing
+                head = 0;
+            }
+            // events mostly arrive in order among themselves: then this is an append
+            int i = events.size();
+            if (i > head && events.get(i - 1, FIRST) > f) {
+                int at = events.search(head, i, FIRST, f);
+                i = at < 0 ? -at - 1 : at + 1;
+                events.insert(i);
+            } else {
+                events.add();
+            }
+            events.set(i, FIRST, f);
+            events.set(i, COUNT, c);
+            events.set(i, BASE, b);
+            events.set(i, TPS, t);
+            events.set(i, LENGTH, len);
+            events.set(i, WHERE, w);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.minitrace.converter.jfr;
 
 import dev.minitrace.converter.util.LongIntMap;
+import dev.minitrace.converter.util.LongRows;
 import java.util.Arrays;
 
 /**
@@ -22,15 +23,10 @@ public final class TracedThreadKeys {
     private long[] keys = new long[64];
     private int size;
 
-    // Events waiting for the end of their chunk.
-    private int waiting;
-    private long[] javaIds = new long[8];
-    private long[] firstSequences = new long[8];
-    private int[] recordCounts = new int[8];
-    private long[] baseTimes = new long[8];
-    private long[] ticksPerSeconds = new long[8];
-    private int[] recordLengths = new int[8];
-    private int[] nameLengths = new int[8];
+    // Events waiting for the end of their chunk; their records, then their names, in text.
+    private static final int JAVA_ID = 0, FIRST_SEQUENCE = 1, RECORD_COUNT = 2, BASE_TIME = 3, TICKS_PER_SECOND = 4,
+            RECORDS_LENGTH = 5, NAME_LENGTH = 6;
+    private final LongRows waiting = new LongRows(NAME_LENGTH + 1, 8);
     private char[] text = new char[1024];
     private int textSize;
 
@@ -68,27 +64,17 @@ public final class TracedThreadKeys {
             decoder.decode(records, length, key, firstSequence, recordCount, baseTimeNanos, ticksPerSecond, sink);
             return;
         }
-        if (waiting == javaIds.length) {
-            int n = waiting * 2;
-            javaIds = Arrays.copyOf(javaIds, n);
-            firstSequences = Arrays.copyOf(firstSequences, n);
-            recordCounts = Arrays.copyOf(recordCounts, n);
-            baseTimes = Arrays.copyOf(baseTimes, n);
-            ticksPerSeconds = Arrays.copyOf(ticksPerSeconds, n);
-            recordLengths = Arrays.copyOf(recordLengths, n);
-            nameLengths = Arrays.copyOf(nameLengths, n);
-        }
         if (text.length - textSize < length + nameLength) {
             text = Arrays.copyOf(text, Math.max(textSize + length + nameLength, text.length * 2));
         }
-        int w = waiting++;
-        javaIds[w] = javaThreadId;
-        firstSequences[w] = firstSequence;
-        recordCounts[w] = recordCount;
-        baseTimes[w] = baseTimeNanos;
-        ticksPerSeconds[w] = ticksPerSecond;
-        recordLengths[w] = length;
-        nameLengths[w] = nameLength;
+        int w = waiting.add();
+        waiting.set(w, JAVA_ID, javaThreadId);
+        waiting.set(w, FIRST_SEQUENCE, firstSequence);
+        waiting.set(w, RECORD_COUNT, recordCount);
+        waiting.set(w, BASE_TIME, baseTimeNanos);
+        waiting.set(w, TICKS_PER_SECOND, ticksPerSecond);
+        waiting.set(w, RECORDS_LENGTH, length);
+        waiting.set(w, NAME_LENGTH, nameLength);
         System.arraycopy(records, 0, text, textSize, length);
         System.arraycopy(name, 0, text, textSize + length, nameLength);
         textSize += length + nameLength;
@@ -109,21 +95,23 @@ public final class TracedThreadKeys {
      */
     public void endOfChunk(MethodBufferDecoder decoder, RecordingSink sink) {
         int at = 0;
-        for (int w = 0; w < waiting; w++) {
-            int length = recordLengths[w];
-            int nameLength = nameLengths[w];
-            long key = keyOf(javaIds[w]);
+        for (int w = 0; w < waiting.size(); w++) {
+            int length = (int) waiting.get(w, RECORDS_LENGTH);
+            int nameLength = (int) waiting.get(w, NAME_LENGTH);
+            long javaId = waiting.get(w, JAVA_ID);
+            long key = keyOf(javaId);
             if (key == -1) {
-                key = MADE_KEY_BASE | (javaIds[w] & 0x7FFF_FFFFL);
-                sink.thread(key, javaIds[w], new String(text, at + length, nameLength), false);
-                declared(key, javaIds[w]);
+                key = MADE_KEY_BASE | (javaId & 0x7FFF_FFFFL);
+                sink.thread(key, javaId, new String(text, at + length, nameLength), false);
+                declared(key, javaId);
             }
             char[] records = decoder.buffer(length);
             System.arraycopy(text, at, records, 0, length);
-            decoder.decode(records, length, key, firstSequences[w], recordCounts[w], baseTimes[w], ticksPerSeconds[w], sink);
+            decoder.decode(records, length, key, waiting.get(w, FIRST_SEQUENCE), (int) waiting.get(w, RECORD_COUNT),
+                    waiting.get(w, BASE_TIME), waiting.get(w, TICKS_PER_SECOND), sink);
             at += length + nameLength;
         }
-        waiting = 0;
+        waiting.truncate(0);
         textSize = 0;
     }
 }

@@ -1,13 +1,12 @@
 package dev.minitrace.converter.util;
 
-import java.util.Arrays;
-
 /**
  * Rows of {@code long} counters keyed by a {@code long} (a method id, a (method, class) pair, a step
  * of a call path, an allocation site), numbered densely in the order their keys are first seen: the
- * one table behind the views' counts per method, site, monitor class and call path. Every counter
- * is in one array, row after row, so a row is no object and growing is one copy; a bound on the
- * rows keeps memory bounded for any trace, and the caller counts what it turns away.
+ * one table behind the views' counts per method, site, monitor class and call path. The rows are a
+ * {@link LongRows} (the key is the last cell of its row), so a row is no object and growing is one
+ * copy; a bound on the rows keeps memory bounded for any trace, and the caller counts what it turns
+ * away.
  */
 public final class CountTable {
     /** What {@link #row} returns for a new key once the table holds its bound of rows. */
@@ -16,9 +15,7 @@ public final class CountTable {
     private final int width;
     private final int limit;
     private final LongIntMap index;
-    private long[] keys;
-    private long[] cells;
-    private int rows;
+    private final LongRows cells;
 
     /** A table of {@code width} counters a row, room for about {@code expected} rows, no bound. */
     public CountTable(int width, int expected) {
@@ -33,8 +30,7 @@ public final class CountTable {
         this.width = width;
         this.limit = limit;
         this.index = new LongIntMap(expected);
-        this.keys = new long[expected];
-        this.cells = new long[expected * width];
+        this.cells = new LongRows(width + 1, expected);
     }
 
     /** The row of {@code key}, added with its counters at 0 when new; {@link #FULL} when new and the table is full. */
@@ -43,16 +39,13 @@ public final class CountTable {
         if (r != LongIntMap.MISSING) {
             return r;
         }
-        if (rows >= limit) {
+        if (cells.size() >= limit) {
             return FULL;
         }
-        if (rows == keys.length) {
-            keys = Arrays.copyOf(keys, rows * 2);
-            cells = Arrays.copyOf(cells, rows * 2 * width);
-        }
-        keys[rows] = key;
-        index.put(key, rows);
-        return rows++;
+        r = cells.add();
+        cells.set(r, width, key);
+        index.put(key, r);
+        return r;
     }
 
     /** The row of {@code key}, or {@link #FULL} when it has none. */
@@ -63,34 +56,33 @@ public final class CountTable {
 
     /** The number of rows. */
     public int rows() {
-        return rows;
+        return cells.size();
     }
 
     /** The key of {@code row}. */
     public long key(int row) {
-        return keys[row];
+        return cells.get(row, width);
     }
 
     /** Counter {@code counter} of {@code row}. */
     public long get(int row, int counter) {
-        return cells[row * width + counter];
+        return cells.get(row, counter);
     }
 
     /** Adds {@code n} to counter {@code counter} of {@code row}. */
     public void add(int row, int counter, long n) {
-        cells[row * width + counter] += n;
+        cells.add(row, counter, n);
     }
 
     /** Raises counter {@code counter} of {@code row} to {@code value} if it is below. */
     public void max(int row, int counter, long value) {
-        int i = row * width + counter;
-        if (cells[i] < value) {
-            cells[i] = value;
+        if (cells.get(row, counter) < value) {
+            cells.set(row, counter, value);
         }
     }
 
     /** Sets counter {@code counter} of {@code row}. */
     public void set(int row, int counter, long value) {
-        cells[row * width + counter] = value;
+        cells.set(row, counter, value);
     }
 }

@@ -1,6 +1,6 @@
 package dev.minitrace.views.report;
 
-import dev.minitrace.converter.util.LongIntMap;
+import dev.minitrace.converter.util.CountTable;
 import java.util.Arrays;
 
 /**
@@ -19,71 +19,81 @@ final class CallTree {
     /** The method index of the node that stands for pruned children on the page. */
     static final int PRUNED = -3;
 
+    // A node's counters, summed by merge, then what it is.
+    static final int CALLS = 0;
+    static final int TIME = 1;
+    static final int SELF = 2;
+    static final int ALLOCS = 3;
+    private static final int PARENT = 4;
+    private static final int METHOD = 5;
+    /** 1 when the node's method also occurs above it on its path (a recursive activation). */
+    private static final int RECURSIVE = 6;
+
     private final int maxNodes;
-    private final LongIntMap children;
-    int[] parent = new int[1024];
-    int[] method = new int[1024];
-    long[] calls = new long[1024];
-    long[] time = new long[1024];
-    long[] self = new long[1024];
-    long[] allocs = new long[1024];
-    /** True when the node's method also occurs above it on its path (a recursive activation). */
-    boolean[] recursive = new boolean[1024];
-    int size;
+    /**
+     * The nodes, keyed by (parent node, method index); a root by a negative key of its own, so
+     * that roots and children never share one.
+     */
+    final CountTable nodes = new CountTable(RECURSIVE + 1, 1024);
+    private long roots;
 
     CallTree(int maxNodes) {
         this.maxNodes = maxNodes;
-        this.children = new LongIntMap(4096);
     }
 
     /** A new root (a thread's, or the merged tree's). */
     int root() {
-        return add(-1, ROOT, false);
+        return add(-1 - roots++, -1, ROOT, false);
     }
 
     /** The child of {@code node} for {@code methodIndex}, made if needed (or the overflow child). */
     int child(int node, int methodIndex) {
         long key = ((long) node << 32) | (methodIndex & 0xFFFF_FFFFL);
-        int c = children.get(key);
-        if (c != LongIntMap.MISSING) {
+        int c = nodes.find(key);
+        if (c != CountTable.FULL) {
             return c;
         }
-        if (method[node] == OVERFLOW) {
+        if (method(node) == OVERFLOW) {
             return node;
         }
-        if (size >= maxNodes) {
+        if (size() >= maxNodes) {
             long okey = ((long) node << 32) | (OVERFLOW & 0xFFFF_FFFFL);
-            c = children.get(okey);
-            if (c == LongIntMap.MISSING) {
-                c = add(node, OVERFLOW, false);
-                children.put(okey, c);
-            }
-            return c;
+            c = nodes.find(okey);
+            return c != CountTable.FULL ? c : add(okey, node, OVERFLOW, false);
         }
         boolean rec = false;
-        for (int p = node; p >= 0 && !rec; p = parent[p]) {
-            rec = method[p] == methodIndex;
+        for (int p = node; p >= 0 && !rec; p = parent(p)) {
+            rec = method(p) == methodIndex;
         }
-        c = add(node, methodIndex, rec);
-        children.put(key, c);
-        return c;
+        return add(key, node, methodIndex, rec);
     }
 
-    private int add(int p, int m, boolean rec) {
-        if (size == parent.length) {
-            int n = size * 2;
-            parent = Arrays.copyOf(parent, n);
-            method = Arrays.copyOf(method, n);
-            calls = Arrays.copyOf(calls, n);
-            time = Arrays.copyOf(time, n);
-            self = Arrays.copyOf(self, n);
-            allocs = Arrays.copyOf(allocs, n);
-            recursive = Arrays.copyOf(recursive, n);
-        }
-        parent[size] = p;
-        method[size] = m;
-        recursive[size] = rec;
-        return size++;
+    private int add(long key, int p, int m, boolean rec) {
+        int n = nodes.row(key);
+        nodes.set(n, PARENT, p);
+        nodes.set(n, METHOD, m);
+        nodes.set(n, RECURSIVE, rec ? 1 : 0);
+        return n;
+    }
+
+    /** The number of nodes. */
+    int size() {
+        return nodes.rows();
+    }
+
+    /** The parent of {@code node}, -1 for a root. */
+    int parent(int node) {
+        return (int) nodes.get(node, PARENT);
+    }
+
+    /** The method index of {@code node}, or {@link #ROOT}, {@link #OVERFLOW}. */
+    int method(int node) {
+        return (int) nodes.get(node, METHOD);
+    }
+
+    /** Whether {@code node}'s method also occurs above it on its path. */
+    boolean recursive(int node) {
+        return nodes.get(node, RECURSIVE) != 0;
     }
 
     /**
@@ -98,10 +108,9 @@ final class CallTree {
             top--;
             int f = src[top];
             int t = dst[top];
-            calls[t] += other.calls[f];
-            time[t] += other.time[f];
-            self[t] += other.self[f];
-            allocs[t] += other.allocs[f];
+            for (int c = CALLS; c <= ALLOCS; c++) {
+                nodes.add(t, c, other.nodes.get(f, c));
+            }
             int[] kids = childLists[f];
             if (kids == null) {
                 continue;
@@ -112,7 +121,7 @@ final class CallTree {
             }
             for (int k : kids) {
                 src[top] = k;
-                dst[top] = child(t, other.method[k]);
+                dst[top] = child(t, other.method(k));
                 top++;
             }
         }
@@ -121,9 +130,9 @@ final class CallTree {
     /** Calls counted in {@link #OVERFLOW} nodes. */
     long overflowCalls() {
         long n = 0;
-        for (int i = 0; i < size; i++) {
-            if (method[i] == OVERFLOW) {
-                n += calls[i];
+        for (int i = 0; i < size(); i++) {
+            if (method(i) == OVERFLOW) {
+                n += nodes.get(i, CALLS);
             }
         }
         return n;
@@ -131,16 +140,17 @@ final class CallTree {
 
     /** The children of every node, as arrays (null for a leaf), for walks from the roots. */
     int[][] childLists() {
+        int size = size();
         int[] count = new int[size];
         for (int i = 0; i < size; i++) {
-            if (parent[i] >= 0) {
-                count[parent[i]]++;
+            if (parent(i) >= 0) {
+                count[parent(i)]++;
             }
         }
         int[][] lists = new int[size][];
         int[] fill = new int[size];
         for (int i = 0; i < size; i++) {
-            int p = parent[i];
+            int p = parent(i);
             if (p >= 0) {
                 if (lists[p] == null) {
                     lists[p] = new int[count[p]];

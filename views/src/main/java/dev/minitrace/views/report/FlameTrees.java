@@ -47,22 +47,22 @@ final class FlameTrees {
     FlameTrees(CallTree tree) {
         this.tree = tree;
         this.children = tree.childLists();
-        int n = tree.size;
+        int n = tree.size();
         subCalls = new long[n];
         subTime = new long[n];
         subAllocs = new long[n];
         // children always come after their parent, so one backward pass sums every subtree
         for (int i = n - 1; i >= 0; i--) {
-            subCalls[i] += tree.calls[i];
-            subAllocs[i] += tree.allocs[i];
-            if (tree.method[i] != CallTree.ROOT) {
-                subTime[i] = tree.time[i];
+            subCalls[i] += tree.nodes.get(i, CallTree.CALLS);
+            subAllocs[i] += tree.nodes.get(i, CallTree.ALLOCS);
+            if (tree.method(i) != CallTree.ROOT) {
+                subTime[i] = tree.nodes.get(i, CallTree.TIME);
             }
-            int p = tree.parent[i];
+            int p = tree.parent(i);
             if (p >= 0) {
                 subCalls[p] += subCalls[i];
                 subAllocs[p] += subAllocs[i];
-                if (tree.method[p] == CallTree.ROOT) {
+                if (tree.method(p) == CallTree.ROOT) {
                     subTime[p] += subTime[i];
                 }
             }
@@ -78,7 +78,7 @@ final class FlameTrees {
     Shown choose(int root, int budget) {
         double calls = Math.max(1, subCalls[root]);
         double time = Math.max(1, subTime[root]);
-        boolean[] chosen = new boolean[tree.size];
+        boolean[] chosen = new boolean[tree.size()];
         PriorityQueue<long[]> queue = new PriorityQueue<>((a, b) -> Double.compare(Double.longBitsToDouble(b[0]), Double.longBitsToDouble(a[0])));
         queue.add(new long[] {Double.doubleToLongBits(1.0), root});
         int taken = 0;
@@ -103,11 +103,11 @@ final class FlameTrees {
         while (top > 0) {
             top--;
             int n = stack[top];
-            int at = add(s, shownParent[top], tree.method[n]);
-            s.calls[at] = tree.calls[n];
+            int at = add(s, shownParent[top], tree.method(n));
+            s.calls[at] = tree.nodes.get(n, CallTree.CALLS);
             s.time[at] = subTime[n];
-            s.self[at] = tree.method[n] == CallTree.ROOT ? 0 : tree.self[n];
-            s.allocs[at] = tree.allocs[n];
+            s.self[at] = tree.method(n) == CallTree.ROOT ? 0 : tree.nodes.get(n, CallTree.SELF);
+            s.allocs[at] = tree.nodes.get(n, CallTree.ALLOCS);
             s.allocsBelow[at] = subAllocs[n];
             int[] kids = children[n];
             if (kids == null) {

@@ -1,49 +1,30 @@
 package dev.minitrace.views.report;
 
-import dev.minitrace.converter.util.LongIntMap;
-import java.util.Arrays;
+import dev.minitrace.converter.util.CountTable;
 
 /**
  * Per method: calls, time in the method itself, time of its outermost activations (so that a
  * recursive method's time is not counted once per level), exits by exception and how many of them
- * began there, allocations made directly in it. Methods get dense indexes in order of first use;
- * the call trees use the same indexes.
+ * began there, allocations made directly in it. Methods get dense indexes in order of first use
+ * (the rows of {@link #rows}, keyed by method id); the call trees use the same indexes.
  */
 final class MethodStats {
-    private final LongIntMap index = new LongIntMap(1024);
-    long[] id = new long[256];
-    long[] calls = new long[256];
-    long[] self = new long[256];
-    long[] inclusive = new long[256];
-    long[] exceptionExits = new long[256];
-    long[] thrown = new long[256];
-    long[] allocs = new long[256];
+    static final int CALLS = 0;
+    static final int SELF = 1;
+    static final int INCLUSIVE = 2;
+    static final int EXCEPTION_EXITS = 3;
+    static final int THROWN = 4;
+    static final int ALLOCS = 5;
     /** Calls without an exit record: their exit was lost, or they were still running at the end. */
-    long[] withoutExit = new long[256];
-    /** Exits whose entry is not in the trace (not in {@link #calls}). */
-    long[] exitsWithoutEntry = new long[256];
-    int size;
+    static final int WITHOUT_EXIT = 6;
+    /** Exits whose entry is not in the trace (not in {@link #CALLS}). */
+    static final int EXITS_WITHOUT_ENTRY = 7;
+
+    /** Per method (the row's key, a method id): {@link #CALLS} ... {@link #EXITS_WITHOUT_ENTRY}. */
+    final CountTable rows = new CountTable(EXITS_WITHOUT_ENTRY + 1, 1024);
 
     /** The dense index of method {@code methodId}. */
     int indexOf(long methodId) {
-        int i = index.get(methodId);
-        if (i != LongIntMap.MISSING) {
-            return i;
-        }
-        if (size == id.length) {
-            int n = size * 2;
-            id = Arrays.copyOf(id, n);
-            calls = Arrays.copyOf(calls, n);
-            self = Arrays.copyOf(self, n);
-            inclusive = Arrays.copyOf(inclusive, n);
-            exceptionExits = Arrays.copyOf(exceptionExits, n);
-            thrown = Arrays.copyOf(thrown, n);
-            allocs = Arrays.copyOf(allocs, n);
-            withoutExit = Arrays.copyOf(withoutExit, n);
-            exitsWithoutEntry = Arrays.copyOf(exitsWithoutEntry, n);
-        }
-        id[size] = methodId;
-        index.put(methodId, size);
-        return size++;
+        return rows.row(methodId);
     }
 }

@@ -106,16 +106,16 @@ public final class ReportAggregator implements TraceWriter {
             calls++;
             int parent = frame > 0 ? node[frame - 1] & ~OUTERMOST : root;
             int n = tree.child(parent, m);
-            tree.calls[n]++;
-            methods.calls[m]++;
+            tree.nodes.add(n, CallTree.CALLS, 1);
+            methods.rows.add(m, MethodStats.CALLS, 1);
             boolean outer;
-            if (tree.method[n] == CallTree.OVERFLOW) {
+            if (tree.method(n) == CallTree.OVERFLOW) {
                 outer = true;
                 for (int i = 0; i < frame && outer; i++) {
                     outer = method[i] != m;
                 }
             } else {
-                outer = !tree.recursive[n];
+                outer = !tree.recursive(n);
             }
             if (frame == node.length) {
                 node = Arrays.copyOf(node, frame * 2);
@@ -131,23 +131,23 @@ public final class ReportAggregator implements TraceWriter {
             int m = method[frame];
             if (how == CallModel.EXIT_LOST) {
                 framesWithoutExit++;
-                methods.withoutExit[m]++;
+                methods.rows.add(m, MethodStats.WITHOUT_EXIT, 1);
             } else if (how == CallModel.OPEN) {
                 unfinishedCalls++;
-                methods.withoutExit[m]++;
+                methods.rows.add(m, MethodStats.WITHOUT_EXIT, 1);
             } else if (how == CallModel.THREW) {
                 exceptional(m);
             }
             // a call without its exit has no time (docs/query.md): nothing is added for it
             if (duration != CallModel.NONE) {
-                tree.time[n] += duration;
+                tree.nodes.add(n, CallTree.TIME, duration);
                 if ((node[frame] & OUTERMOST) != 0) {
-                    methods.inclusive[m] += duration;
+                    methods.rows.add(m, MethodStats.INCLUSIVE, duration);
                 }
             }
             if (self != CallModel.NONE) {
-                tree.self[n] += self;
-                methods.self[m] += self;
+                tree.nodes.add(n, CallTree.SELF, self);
+                methods.rows.add(m, MethodStats.SELF, self);
             }
         }
 
@@ -156,16 +156,16 @@ public final class ReportAggregator implements TraceWriter {
             // began before the records: its time and callers are unknown
             unmatchedExits++;
             int m = methods.indexOf(methodId);
-            methods.exitsWithoutEntry[m]++;
+            methods.rows.add(m, MethodStats.EXITS_WITHOUT_ENTRY, 1);
             if (how == CallModel.THREW) {
                 exceptional(m);
             }
         }
 
         private void exceptional(int m) {
-            methods.exceptionExits[m]++;
+            methods.rows.add(m, MethodStats.EXCEPTION_EXITS, 1);
             if (!afterThrow) {
-                methods.thrown[m]++;
+                methods.rows.add(m, MethodStats.THROWN, 1);
             }
             threw = true;
         }
@@ -188,10 +188,10 @@ public final class ReportAggregator implements TraceWriter {
             int m = frames > 0 ? method[frames - 1] : -1;
             allocations.add(m, bci, object);
             if (frames > 0) {
-                tree.allocs[node[frames - 1] & ~OUTERMOST]++;
-                methods.allocs[m]++;
+                tree.nodes.add(node[frames - 1] & ~OUTERMOST, CallTree.ALLOCS, 1);
+                methods.rows.add(m, MethodStats.ALLOCS, 1);
             } else {
-                tree.allocs[root]++;
+                tree.nodes.add(root, CallTree.ALLOCS, 1);
             }
         }
 

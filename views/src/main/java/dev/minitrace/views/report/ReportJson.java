@@ -93,14 +93,14 @@ final class ReportJson {
             case CallTree.PRUNED -> name("(smaller frames)");
             case -4 -> name("(no traced method)");
             default -> {
-                MtlogInfo.MethodInfo mi = info.methods().get(agg.methods.id[m]);
-                yield name(mi == null ? names.method(agg.methods.id[m]) : mi.className() + "." + mi.methodName());
+                MtlogInfo.MethodInfo mi = info.methods().get(agg.methods.rows.key(m));
+                yield name(mi == null ? names.method(agg.methods.rows.key(m)) : mi.className() + "." + mi.methodName());
             }
         };
     }
 
     private String descriptor(int m) {
-        MtlogInfo.MethodInfo mi = info.methods().get(agg.methods.id[m]);
+        MtlogInfo.MethodInfo mi = info.methods().get(agg.methods.rows.key(m));
         return mi == null ? "" : mi.descriptor();
     }
 
@@ -273,23 +273,24 @@ final class ReportJson {
     private void methods() throws IOException {
         MethodStats m = agg.methods;
         Comparator<Integer> order = agg.timed
-                ? Comparator.<Integer>comparingLong(i -> -m.inclusive[i]).thenComparingLong(i -> -m.calls[i])
-                : Comparator.<Integer>comparingLong(i -> -m.calls[i]);
+                ? Comparator.<Integer>comparingLong(i -> -m.rows.get(i, MethodStats.INCLUSIVE))
+                        .thenComparingLong(i -> -m.rows.get(i, MethodStats.CALLS))
+                : Comparator.<Integer>comparingLong(i -> -m.rows.get(i, MethodStats.CALLS));
         g.writeArrayFieldStart("methods");
-        for (int i : top(m.size, order.thenComparingInt(i -> i))) {
-            if (m.calls[i] == 0 && m.exitsWithoutEntry[i] == 0) {
+        for (int i : top(m.rows.rows(), order.thenComparingInt(i -> i))) {
+            if (m.rows.get(i, MethodStats.CALLS) == 0 && m.rows.get(i, MethodStats.EXITS_WITHOUT_ENTRY) == 0) {
                 continue;
             }
             g.writeStartObject();
             g.writeNumberField("name", methodName(i));
             g.writeStringField("descriptor", descriptor(i));
-            g.writeNumberField("calls", m.calls[i]);
-            g.writeNumberField("exitsWithoutEntry", m.exitsWithoutEntry[i]);
-            g.writeNumberField("exceptionExits", m.exceptionExits[i]);
-            g.writeNumberField("withoutExit", m.withoutExit[i]);
-            g.writeNumberField("inclusive", m.inclusive[i]);
-            g.writeNumberField("self", m.self[i]);
-            g.writeNumberField("allocs", m.allocs[i]);
+            g.writeNumberField("calls", m.rows.get(i, MethodStats.CALLS));
+            g.writeNumberField("exitsWithoutEntry", m.rows.get(i, MethodStats.EXITS_WITHOUT_ENTRY));
+            g.writeNumberField("exceptionExits", m.rows.get(i, MethodStats.EXCEPTION_EXITS));
+            g.writeNumberField("withoutExit", m.rows.get(i, MethodStats.WITHOUT_EXIT));
+            g.writeNumberField("inclusive", m.rows.get(i, MethodStats.INCLUSIVE));
+            g.writeNumberField("self", m.rows.get(i, MethodStats.SELF));
+            g.writeNumberField("allocs", m.rows.get(i, MethodStats.ALLOCS));
             g.writeEndObject();
         }
         g.writeEndArray();
@@ -355,14 +356,15 @@ final class ReportJson {
     private void exceptions() throws IOException {
         MethodStats m = agg.methods;
         g.writeArrayFieldStart("exceptions");
-        for (int i : top(m.size, Comparator.<Integer>comparingLong(i -> -m.exceptionExits[i]).thenComparingInt(i -> i))) {
-            if (m.exceptionExits[i] == 0) {
+        for (int i : top(m.rows.rows(),
+                Comparator.<Integer>comparingLong(i -> -m.rows.get(i, MethodStats.EXCEPTION_EXITS)).thenComparingInt(i -> i))) {
+            if (m.rows.get(i, MethodStats.EXCEPTION_EXITS) == 0) {
                 break;
             }
             g.writeStartObject();
             g.writeNumberField("name", methodName(i));
-            g.writeNumberField("exits", m.exceptionExits[i]);
-            g.writeNumberField("thrown", m.thrown[i]);
+            g.writeNumberField("exits", m.rows.get(i, MethodStats.EXCEPTION_EXITS));
+            g.writeNumberField("thrown", m.rows.get(i, MethodStats.THROWN));
             g.writeEndObject();
         }
         g.writeEndArray();

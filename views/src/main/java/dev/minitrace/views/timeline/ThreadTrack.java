@@ -2,8 +2,8 @@ package dev.minitrace.views.timeline;
 
 import dev.minitrace.converter.calls.CallModel;
 import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.converter.util.LongRows;
 import java.io.IOException;
-import java.util.Arrays;
 
 /**
  * One thread's track of the timeline: the calls and monitor holds of the thread's
@@ -41,8 +41,8 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
     /** On a begin: no entry (acquire) record, and slices were open: shown as an instant at its exit (release). */
     static final int BEGIN_AT_END = 5;
 
-    private static final byte METHOD = 0;
-    private static final byte LOCK = 1;
+    private static final int METHOD = 0;
+    private static final int LOCK = 1;
 
     final long key;
     final TickGroup ticks = new TickGroup();
@@ -50,15 +50,10 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
     private final Cut cut;
     private final CallModel<IOException> model = new CallModel<>(this);
 
-    // The open slices, outermost first: kind, method or monitor, bci, begun after the cut, the
-    // hold's acquire seq (locks), and whether the hold was released while calls above it ran.
-    private byte[] kind = new byte[32];
-    private long[] value = new long[32];
-    private int[] aux = new int[32];
-    private boolean[] dropped = new boolean[32];
-    private long[] holdSeq = new long[32];
-    private boolean[] released = new boolean[32];
-    private int depth;
+    // The open slices, outermost first: kind, method or monitor, bci, begun after the cut (1), the
+    // hold's acquire seq (locks), and whether the hold was released while calls above it ran (1).
+    private static final int KIND = 0, VALUE = 1, AUX = 2, DROPPED = 3, HOLD_SEQ = 4, RELEASED = 5;
+    private final LongRows slices = new LongRows(6, 32);
 
     /** The display time of the record being handled. */
     private long now;
@@ -74,10 +69,7 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
      * slice open), in the order found: innermost first. They begin at the start of the window,
      * outermost first.
      */
-    private byte[] earlyKind = new byte[0];
-    private long[] earlyValue = new long[0];
-    private int[] earlyAux = new int[0];
-    private int early;
+    private final LongRows early = new LongRows(3, 1);
 
     /** The {@code --max-events} cut shared by all tracks. */
     static final class Cut {
@@ -123,23 +115,13 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
         open(LOCK, model.holdObject(hold), model.holdBci(hold), model.holdSeq(hold));
     }
 
-    private void open(byte k, long v, int a, long seq) throws IOException {
-        if (depth == kind.length) {
-            int n = depth * 2;
-            kind = Arrays.copyOf(kind, n);
-            value = Arrays.copyOf(value, n);
-            aux = Arrays.copyOf(aux, n);
-            dropped = Arrays.copyOf(dropped, n);
-            holdSeq = Arrays.copyOf(holdSeq, n);
-            released = Arrays.copyOf(released, n);
-        }
-        kind[depth] = k;
-        value[depth] = v;
-        aux[depth] = a;
-        dropped[depth] = after;
-        holdSeq[depth] = seq;
-        released[depth] = false;
-        depth++;
+    private void open(int k, long v, int a, long seq) throws IOException {
+        int i = slices.add();
+        slices.set(i, KIND, k);
+        slices.set(i, VALUE, v);
+        slices.set(i, AUX, a);
+        slices.set(i, DROPPED, after ? 1 : 0);
+        slices.set(i, HOLD_SEQ, seq);
         if (after) {
             cut.dropped[type]++;
         } else {
@@ -149,8 +131,8 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
 
     @Override
     public void exit(int frame, int how, long seq, int bci, long time, long duration, long self) throws IOException {
-        int i = depth - 1;
-        while (kind[i] != METHOD) {
+        int i = slices.size() - 1;
+        while (slices.get(i, KIND) != METHOD) {
             i--;
         }
         // holds still open above the call end with it, on the track; the model keeps them open
@@ -161,29 +143,29 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
             default -> finishKind;
         };
         endAbove(i + 1, how == CallModel.OPEN ? finishKind : END_NO_RECORD);
-        depth = i;
-        if (dropped[i]) {
+        if (dropped(i)) {
             if (how == CallModel.RETURNED || how == CallModel.THREW) {
                 cut.dropped[type]++;
             }
         } else {
-            emit(END, endKind, now, value[i], aux[i]);
+            emit(END, endKind, now, slices.get(i, VALUE), (int) slices.get(i, AUX));
         }
+        slices.truncate(i);
         endReleased();
     }
 
     @Override
     public void release(int hold, boolean byRecord, long seq, int bci, long time, boolean reentered) throws IOException {
         long s = model.holdSeq(hold);
-        int i = depth - 1;
-        while (i >= 0 && (kind[i] != LOCK || holdSeq[i] != s)) {
+        int i = slices.size() - 1;
+        while (i >= 0 && (slices.get(i, KIND) != LOCK || slices.get(i, HOLD_SEQ) != s)) {
             i--;
         }
         if (i < 0) {
             return; // its slice ended with a call it was held in
         }
-        released[i] = true;
-        if (byRecord && dropped[i]) {
+        slices.set(i, RELEASED, 1);
+        if (byRecord && dropped(i)) {
             cut.dropped[type]++;
         }
         endReleased();
@@ -191,13 +173,19 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
 
     /** Ends the slices of released holds on top of the stack. */
     private void endReleased() throws IOException {
-        while (depth > 0 && kind[depth - 1] == LOCK && released[depth - 1]) {
-            depth--;
-            if (!dropped[depth]) {
+        int top;
+        while ((top = slices.size() - 1) >= 0 && slices.get(top, KIND) == LOCK && slices.get(top, RELEASED) != 0) {
+            if (!dropped(top)) {
                 emit(LOCK_END, type == MtlogFormat.LOCK_RELEASE || type == MtlogFormat.METHOD_EXIT ? END_RETURN : finishKind, now,
-                        value[depth], aux[depth]);
+                        slices.get(top, VALUE), (int) slices.get(top, AUX));
             }
+            slices.truncate(top);
         }
+    }
+
+    /** Whether open slice {@code i} begun after the cut (so it is not shown). */
+    private boolean dropped(int i) {
+        return slices.get(i, DROPPED) != 0;
     }
 
     @Override
@@ -211,13 +199,16 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
     }
 
     /** An end whose begin is not in the records: a slice from the window's start, or an instant inside the open slices. */
-    private void withoutBegin(byte k, long v, int a, int endKind) throws IOException {
+    private void withoutBegin(int k, long v, int a, int endKind) throws IOException {
         if (after) {
             cut.dropped[type]++;
             return;
         }
-        if (depth == 0) {
-            addEarly(k, v, a);
+        if (slices.size() == 0) {
+            int e = early.add();
+            early.set(e, KIND, k);
+            early.set(e, VALUE, v);
+            early.set(e, AUX, a);
         } else {
             emit(k == METHOD ? BEGIN : LOCK_BEGIN, BEGIN_AT_END, now, v, a);
         }
@@ -226,12 +217,12 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
 
     /** Ends the slices at depth {@code from} and above, innermost first, now. */
     private void endAbove(int from, int endKind) throws IOException {
-        for (int j = depth - 1; j >= from; j--) {
-            if (!dropped[j]) {
-                emit(kind[j] == METHOD ? END : LOCK_END, endKind, now, value[j], aux[j]);
+        for (int j = slices.size() - 1; j >= from; j--) {
+            if (!dropped(j)) {
+                emit(slices.get(j, KIND) == METHOD ? END : LOCK_END, endKind, now, slices.get(j, VALUE), (int) slices.get(j, AUX));
             }
         }
-        depth = Math.min(depth, from);
+        slices.truncate(Math.min(slices.size(), from));
     }
 
     /** Ends every open call and hold at {@code time}, for the reason {@code endKind}. */
@@ -243,18 +234,6 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
         model.finish();
         endAbove(0, endKind);
     }
-    private void addEarly(byte k, long v, int a) {
-        if (early == earlyKind.length) {
-            int n = Math.max(8, early * 2);
-            earlyKind = Arrays.copyOf(earlyKind, n);
-            earlyValue = Arrays.copyOf(earlyValue, n);
-            earlyAux = Arrays.copyOf(earlyAux, n);
-        }
-        earlyKind[early] = k;
-        earlyValue[early] = v;
-        earlyAux[early] = a;
-        early++;
-    }
 
     private void emit(int eventKind, int endKind, long time, long v, int a) throws IOException {
         spool.add(eventKind, endKind, key, time, v, a);
@@ -265,13 +244,14 @@ final class ThreadTrack implements TickGroup.Sink, CallModel.Listener<IOExceptio
 
     /** The frames begun before the records, outermost first, for {@link EventSpool.Visitor}. */
     void visitEarly(long time, EventSpool.Visitor visitor) throws IOException {
-        for (int i = early - 1; i >= 0; i--) {
-            visitor.event(earlyKind[i] == METHOD ? BEGIN : LOCK_BEGIN, END_NO_RECORD, key, time, earlyValue[i], earlyAux[i]);
+        for (int i = early.size() - 1; i >= 0; i--) {
+            visitor.event(early.get(i, KIND) == METHOD ? BEGIN : LOCK_BEGIN, END_NO_RECORD, key, time, early.get(i, VALUE),
+                    (int) early.get(i, AUX));
         }
     }
 
     /** Number of frames begun before the records. */
     int earlyCount() {
-        return early;
+        return early.size();
     }
 }

@@ -57,14 +57,14 @@ class ReportAggregatorTest {
         MethodStats m = a.methods;
         int run = m.indexOf(RUN);
         int rec = m.indexOf(REC);
-        assertEquals(2, m.calls[run], "one call per thread");
-        assertEquals(12 * MS, m.inclusive[run], "thread two's call is open at the end: no time (docs/query.md)");
-        assertEquals(1, m.withoutExit[run]);
-        assertEquals(2, m.calls[rec]);
-        assertEquals(4 * MS, m.inclusive[rec], "the outer activation only");
-        assertEquals(4 * MS, m.self[rec], "inner 1 ms + outer 4 - 1 ms");
-        assertEquals(12 * MS - 4 * MS - 1 * MS, m.self[run]);
-        assertEquals(1, m.exitsWithoutEntry[m.indexOf(X)], "thread two's exit of X began before the records");
+        assertEquals(2, m.rows.get(run, MethodStats.CALLS), "one call per thread");
+        assertEquals(12 * MS, m.rows.get(run, MethodStats.INCLUSIVE), "thread two's call is open at the end: no time (docs/query.md)");
+        assertEquals(1, m.rows.get(run, MethodStats.WITHOUT_EXIT));
+        assertEquals(2, m.rows.get(rec, MethodStats.CALLS));
+        assertEquals(4 * MS, m.rows.get(rec, MethodStats.INCLUSIVE), "the outer activation only");
+        assertEquals(4 * MS, m.rows.get(rec, MethodStats.SELF), "inner 1 ms + outer 4 - 1 ms");
+        assertEquals(12 * MS - 4 * MS - 1 * MS, m.rows.get(run, MethodStats.SELF));
+        assertEquals(1, m.rows.get(m.indexOf(X), MethodStats.EXITS_WITHOUT_ENTRY), "thread two's exit of X began before the records");
         assertEquals(1, a.unmatchedExits);
         assertEquals(1, a.unfinishedCalls);
     }
@@ -77,14 +77,14 @@ class ReportAggregatorTest {
         int run = t.child(root, a.methods.indexOf(RUN));
         int rec = t.child(run, a.methods.indexOf(REC));
         int inner = t.child(rec, a.methods.indexOf(REC));
-        assertEquals(1, t.calls[run]);
-        assertEquals(12 * MS, t.time[run]);
-        assertEquals(4 * MS, t.time[rec]);
-        assertEquals(3 * MS, t.self[rec]);
-        assertFalse(t.recursive[rec]);
-        assertTrue(t.recursive[inner]);
-        assertEquals(1, t.allocs[inner], "the allocation was made in the inner call");
-        assertEquals(0, t.allocs[rec]);
+        assertEquals(1, t.nodes.get(run, CallTree.CALLS));
+        assertEquals(12 * MS, t.nodes.get(run, CallTree.TIME));
+        assertEquals(4 * MS, t.nodes.get(rec, CallTree.TIME));
+        assertEquals(3 * MS, t.nodes.get(rec, CallTree.SELF));
+        assertFalse(t.recursive(rec));
+        assertTrue(t.recursive(inner));
+        assertEquals(1, t.nodes.get(inner, CallTree.ALLOCS), "the allocation was made in the inner call");
+        assertEquals(0, t.nodes.get(rec, CallTree.ALLOCS));
     }
 
     @Test
@@ -104,10 +104,10 @@ class ReportAggregatorTest {
         assertEquals(4, al.siteBci(0));
         assertEquals(2, al.siteClass(0));
         MethodStats m = a.methods;
-        assertEquals(1, m.exceptionExits[m.indexOf(THROWER)]);
-        assertEquals(1, m.thrown[m.indexOf(THROWER)], "the exception began in thrower");
-        assertEquals(1, m.exceptionExits[m.indexOf(FAIL)]);
-        assertEquals(0, m.thrown[m.indexOf(FAIL)], "and passed through fail");
+        assertEquals(1, m.rows.get(m.indexOf(THROWER), MethodStats.EXCEPTION_EXITS));
+        assertEquals(1, m.rows.get(m.indexOf(THROWER), MethodStats.THROWN), "the exception began in thrower");
+        assertEquals(1, m.rows.get(m.indexOf(FAIL), MethodStats.EXCEPTION_EXITS));
+        assertEquals(0, m.rows.get(m.indexOf(FAIL), MethodStats.THROWN), "and passed through fail");
     }
 
     @Test
@@ -116,9 +116,9 @@ class ReportAggregatorTest {
         int root = t.root();
         for (int m = 0; m < 50; m++) {
             int n = t.child(root, m);
-            t.calls[n] = m + 1;
-            t.time[n] = 10L * (m + 1);
-            t.self[n] = 10L * (m + 1);
+            t.nodes.set(n, CallTree.CALLS, m + 1);
+            t.nodes.set(n, CallTree.TIME, 10L * (m + 1));
+            t.nodes.set(n, CallTree.SELF, 10L * (m + 1));
         }
         FlameTrees.Shown s = new FlameTrees(t).choose(root, 11);
         long calls = 0;
