@@ -124,21 +124,19 @@ public final class CallModel<X extends Exception> {
     }
 
     private void enter(long s, long method, long time) throws X {
-        int k = calls.add();
+        int k = calls.append();
         calls.set(k, C_DEPTH, k > 0 ? calls.get(k - 1, C_DEPTH) + 1 : base);
         calls.set(k, C_SEQ, s);
         calls.set(k, C_METHOD, method);
         calls.set(k, C_ENTRY, time);
+        calls.set(k, C_CHILDREN, 0);
         listener.enter(k, s, method, time);
     }
 
     private long exit(long s, long method, int bci, long time) throws X {
         int end = bci == 0 ? THREW : RETURNED;
         int open = calls.size();
-        int k = open - 1;
-        while (k >= 0 && calls.get(k, C_METHOD) != method) {
-            k--;
-        }
+        int k = calls.lastIndexOf(C_METHOD, method, open);
         if (k < 0) {
             int depth;
             if (open > 0) {
@@ -173,7 +171,7 @@ public final class CallModel<X extends Exception> {
     }
 
     private void acquire(long s, long object, long time, int bci) throws X {
-        int h = holds.add();
+        int h = holds.append();
         holds.set(h, H_SEQ, s);
         holds.set(h, H_OBJECT, object);
         holds.set(h, H_TIME, time);
@@ -184,10 +182,7 @@ public final class CallModel<X extends Exception> {
     }
 
     private void release(long s, long object, long time, int bci) throws X {
-        int k = holds.size() - 1;
-        while (k >= 0 && holds.get(k, H_OBJECT) != object) {
-            k--;
-        }
+        int k = holds.lastIndexOf(H_OBJECT, object, holds.size());
         if (k < 0) {
             listener.releaseWithoutAcquire(object, s, bci, time);
             return;
@@ -209,13 +204,7 @@ public final class CallModel<X extends Exception> {
 
     /** Whether an open hold older than {@code h} has its monitor: {@code h} re-entered it. */
     private boolean heldBefore(int h) {
-        long object = holds.get(h, H_OBJECT);
-        for (int j = 0; j < h; j++) {
-            if (holds.get(j, H_OBJECT) == object) {
-                return true;
-            }
-        }
-        return false;
+        return holds.lastIndexOf(H_OBJECT, holds.get(h, H_OBJECT), h) >= 0;
     }
 
     /** The number of records so far: the seq of the latest. */

@@ -36,13 +36,20 @@ public final class CountTable {
     /** The row of {@code key}, added with its counters at 0 when new; {@link #FULL} when new and the table is full. */
     public int row(long key) {
         int r = index.get(key);
-        if (r != LongIntMap.MISSING) {
-            return r;
-        }
+        return r != LongIntMap.MISSING ? r : addRow(key);
+    }
+
+    /**
+     * Adds a row for {@code key}, which has none ({@link #find} answered {@link #FULL}), with its
+     * counters at 0; {@link #FULL} when the table is full. A caller that has just looked the key up
+     * saves the second lookup of {@link #row}.
+     */
+    public int addRow(long key) {
         if (cells.size() >= limit) {
             return FULL;
         }
-        r = cells.add();
+        // no row is ever dropped, so the cells past the last row are still zeros
+        int r = cells.append();
         cells.set(r, width, key);
         index.put(key, r);
         return r;

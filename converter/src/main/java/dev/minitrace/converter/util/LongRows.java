@@ -40,6 +40,19 @@ public final class LongRows {
         return size++;
     }
 
+    /**
+     * Appends a row with its cells as they are (zeros, or those of a row dropped by truncate or
+     * remove) and returns its index: for a caller that sets every cell, so that a push on a hot
+     * path writes each cell once.
+     */
+    public int append() {
+        int end = (size + 1) * width;
+        if (end > cells.length) {
+            cells = Arrays.copyOf(cells, Math.max(end, cells.length * 2));
+        }
+        return size++;
+    }
+
     /** Inserts a row of zeros at {@code row}, moving the rows from there one place up. */
     public void insert(int row) {
         add();
@@ -76,6 +89,21 @@ public final class LongRows {
     /** Adds {@code delta} to a cell. */
     public void add(int row, int column, long delta) {
         cells[row * width + column] += delta;
+    }
+
+    /**
+     * The last of the rows below {@code below} whose {@code column} holds {@code value}, or -1: a
+     * search from the top of a stack, in one loop over the array.
+     */
+    public int lastIndexOf(int column, long value, int below) {
+        long[] c = cells;
+        int w = width;
+        for (int row = below - 1, i = row * w + column; row >= 0; row--, i -= w) {
+            if (c[i] == value) {
+                return row;
+            }
+        }
+        return -1;
     }
 
     /**

@@ -69,7 +69,7 @@ final class CallTree {
     }
 
     private int add(long key, int p, int m, boolean rec) {
-        int n = nodes.row(key);
+        int n = nodes.addRow(key);
         nodes.set(n, PARENT, p);
         nodes.set(n, METHOD, m);
         nodes.set(n, RECURSIVE, rec ? 1 : 0);
