@@ -21,12 +21,17 @@ class LongRowsTest {
         for (int step = 0; step < 100_000; step++) {
             int op = random.nextInt(10);
             if (op < 5 || reference.isEmpty()) {
-                int r = rows.add();
+                // append leaves the cells as they were; this caller sets them all
+                boolean zeroed = random.nextBoolean();
+                int r = zeroed ? rows.add() : rows.append();
                 assertEquals(reference.size(), r);
                 long[] ref = new long[WIDTH];
                 for (int c = 0; c < WIDTH; c++) {
-                    assertEquals(0, rows.get(r, c), "a new row is zeros, also where a dropped row was");
-                    ref[c] = random.nextLong();
+                    if (zeroed) {
+                        assertEquals(0, rows.get(r, c), "a new row is zeros, also where a dropped row was");
+                    }
+                    // few distinct values, so that lastIndexOf meets repeats
+                    ref[c] = random.nextInt(8);
                     rows.set(r, c, ref[c]);
                 }
                 reference.add(ref);
@@ -54,6 +59,14 @@ class LongRowsTest {
                 reference.get(r)[c] += d;
             }
             assertEquals(reference.size(), rows.size());
+            int column = random.nextInt(WIDTH);
+            long value = random.nextInt(8);
+            int below = random.nextInt(reference.size() + 1);
+            int expected = below - 1;
+            while (expected >= 0 && reference.get(expected)[column] != value) {
+                expected--;
+            }
+            assertEquals(expected, rows.lastIndexOf(column, value, below));
         }
         for (int r = 0; r < reference.size(); r++) {
             long[] row = new long[WIDTH];
