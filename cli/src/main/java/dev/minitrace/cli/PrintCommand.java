@@ -278,38 +278,35 @@ public final class PrintCommand implements Callable<Integer> {
         boolean recoveryLost;
         try (RecordingInput input = RecordingInput.open(file, RecordingInput.systemTemp(), file)) {
             report = new Converter(options, source, RecordingInput.systemTemp()).convert(input.path(), input.path(), (start, end) -> {
-                TreeWriter w = new TreeWriter(start);
+                TreeWriter w = new TreeWriter(start, to, RecordingInput.systemTemp());
                 opened.add(w);
                 return w;
             }, null);
             input.report(err, "print", -1);
             recoveryLost = input.lostData();
+            TreeWriter trees = opened.get(0);
+            MtlogInfo info = trees.info();
+            Names names = new Names(info);
+            LongFunction<String> methods = methodNames(info, names);
+            out.printf("# %s: call tree per thread; ms: time since the recording started (%s); buffered records are stamped"
+                    + " at the agent's 1 ms tick by default (stamp=tick), so records between two ticks share a time; !threw: an exit"
+                    + " by exception%n", file, Names.time(trees.startNanos));
+            for (TreeWriter.ThreadRecords t : trees.threads()) {
+                if (!wanted(t.key, names.thread(t.key))) {
+                    continue;
+                }
+                t.print(startThread(out, t.key, names.thread(t.key), methods, names::object, true, true), trees.startNanos);
+            }
         } catch (NoSuchFileException e) {
             throw new CliException(file + ": no such file");
         } catch (JfrInputException e) {
             throw new CliException(file + ": " + e.getMessage());
         } catch (IOException e) {
             throw new CliException(file + ": " + e.getMessage());
-        } catch (OutOfMemoryError e) {
-            // The tree needs the names, which come at the end, so it holds the records of the
-            // threads it prints until then: a whole busy recording does not fit a small bound.
-            opened.clear();
-            throw new CliException("cannot print the tree of " + file + " within --memory " + memory + " ("
-                    + (Runtime.getRuntime().maxMemory() >> 20) + " MB heap): its records take 21 bytes each until the"
-                    + " end; choose threads with --threads, or run again with a larger --memory, e.g. --memory 4g");
-        }
-        TreeWriter trees = opened.get(0);
-        MtlogInfo info = trees.info();
-        Names names = new Names(info);
-        LongFunction<String> methods = methodNames(info, names);
-        out.printf("# %s: call tree per thread; ms: time since the recording started (%s); buffered records are stamped"
-                + " at the agent's 1 ms tick by default (stamp=tick), so records between two ticks share a time; !threw: an exit"
-                + " by exception%n", file, Names.time(trees.startNanos));
-        for (TreeWriter.ThreadRecords t : trees.threads()) {
-            if (!wanted(t.key, names.thread(t.key))) {
-                continue;
+        } finally {
+            for (TreeWriter w : opened) {
+                w.discard();
             }
-            t.print(startThread(out, t.key, names.thread(t.key), methods, names::object, true, true), trees.startNanos);
         }
         checkWritten(out);
         ConversionRun.warn(err, "print", report, options);
