@@ -58,7 +58,7 @@ public final class AppsBench {
     /** Where a built checkout keeps its agent ({@code --against DIR}). */
     static final String AGENT_IN_CHECKOUT = "injector/target/minitrace-agent.jar";
     static final String USAGE = "bench/run apps [--java JDK_HOME] [--rounds N] [--apps ecj,h2,pmd] [--configs plain,agent,full,jep520,agent-eager,heap,allall]"
-            + " [--keep DIR] [--no-convert] [--against CHECKOUT]";
+            + " [--keep DIR] [--no-convert] [--against CHECKOUT] [--split]";
     static final String EVENTS = "method+lock+alloc";
 
     /** A real application: where its jars are, which packages are its own, how to run its workload. */
@@ -109,7 +109,7 @@ public final class AppsBench {
 
     /** The parsed command line. {@code configsGiven}: whether --configs named them (then jep520 on JDK < 25 is an error). */
     record Options(Path javaHome, int rounds, List<String> apps, List<String> configs, boolean configsGiven, Path keep, boolean convert,
-            Path against) {
+            Path against, boolean split) {
     }
 
     private AppsBench() {
@@ -136,6 +136,7 @@ public final class AppsBench {
         Path keep = null;
         Path against = null;
         boolean convert = true;
+        boolean split = false;
         BenchArgs cli = new BenchArgs(args, USAGE);
         while (cli.hasNext()) {
             switch (cli.option()) {
@@ -156,6 +157,7 @@ public final class AppsBench {
                     }
                 }
                 case "--no-convert" -> convert = false;
+                case "--split" -> split = true;
                 case "-h", "--help" -> {
                     cli.printUsage();
                     System.out.println("Runs ecj, h2 and pmd (bench/target/apps) plain, with the agent, with the full trace and"
@@ -165,7 +167,7 @@ public final class AppsBench {
                 default -> throw cli.unknown();
             }
         }
-        return new Options(javaHome, rounds, apps, configs, configsGiven, keep, convert, against);
+        return new Options(javaHome, rounds, apps, configs, configsGiven, keep, convert, against, split);
     }
 
     static void run(Options o) throws Exception {
@@ -212,6 +214,7 @@ public final class AppsBench {
             }
         }
         Map<String, Conversion> conversions = new LinkedHashMap<>();
+        Map<String, Map<String, List<RunSplit>>> splits = new LinkedHashMap<>();
         for (int round = 1; round <= o.rounds(); round++) {
             for (String name : o.apps()) {
                 App app = APPS.get(name);
@@ -246,7 +249,8 @@ public final class AppsBench {
                         default -> throw new IllegalStateException(config);
                     }
                     cmd.addAll(app.launch(classes, appsDir, src, scratch));
-                    Measured m = measure(cmd, work.resolve("child.log"), gnuTime ? time : null, null);
+                    RunSplit split = o.split() ? new RunSplit(USER_HZ) : null;
+                    Measured m = measure(cmd, work.resolve("child.log"), gnuTime ? time : null, null, split);
                     String result = m.resultLine();
                     if (m.exitCode() != 0 || result == null) {
                         throw new IllegalStateException(name + " '" + config + "' round " + round + " failed (exit " + m.exitCode() + "): "
@@ -258,6 +262,10 @@ public final class AppsBench {
                     System.out.printf(Locale.ROOT, "  round %d %-4s %-6s %7.2f s wall %7.2f s CPU %6.0f MiB peak RSS%s  [%s]%n", round, name,
                             config, m.wallSeconds(), m.cpuSeconds(), m.peakRssKb() / 1024.0,
                             recBytes >= 0 ? String.format(Locale.ROOT, "  recording %,d bytes", recBytes) : "", result);
+                    if (split != null) {
+                        splits.computeIfAbsent(name, k -> new LinkedHashMap<>()).computeIfAbsent(config, k -> new ArrayList<>()).add(split);
+                        System.out.println("          " + splitLine(split));
+                    }
                     if (config.equals("heap") && round == o.rounds() && recBytes > 0 && o.convert()) {
                         HeapTraceCheck.Result h = HeapTraceCheck.run(root, o.javaHome(), recording, work, gnuTime ? time : null);
                         System.out.printf(Locale.ROOT, "  heap %-4s Elephant Tracks trace in %.2f s: lines by kind %s, %,d deaths, "
@@ -301,6 +309,9 @@ public final class AppsBench {
         }
         System.out.printf(Locale.ROOT, "%nLoad average at the end: %s (shared machine: figures are noisy)%n", loadAverage());
         report(results, configs, conversions, feature);
+        if (!splits.isEmpty()) {
+            reportSplits(splits);
+        }
         EcjApp.deleteTree(work);
     }
 
@@ -357,6 +368,34 @@ public final class AppsBench {
                         c.records() / c.m().wallSeconds() / 1e6, c.m().peakRssKb() / 1024.0);
             }
         }
+    }
+
+    /** The unit of /proc's CPU times (USER_HZ), 100 on every Linux the JDK supports. */
+    private static final long USER_HZ = 100;
+
+    private static String splitLine(RunSplit split) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "exit phase %.2f s wall; CPU s", split.exitPhaseSeconds()));
+        split.seconds().forEach((group, sec) -> sb.append(String.format(Locale.ROOT, " %s %.2f", group, sec)));
+        return sb.toString();
+    }
+
+    /** Medians of the per-run splits (--split): the wall after the result, CPU by kind of thread. */
+    private static void reportSplits(Map<String, Map<String, List<RunSplit>>> splits) {
+        System.out.println();
+        System.out.println("Where the time goes (--split; medians; CPU polled per thread from /proc every 100 ms):");
+        StringBuilder head = new StringBuilder("app   config      exit phase s");
+        for (String g : RunSplit.GROUPS) {
+            head.append(String.format(Locale.ROOT, " %9s", g));
+        }
+        System.out.println(head.append("  (CPU s)"));
+        splits.forEach((app, byConfig) -> byConfig.forEach((config, runs) -> {
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-5s %-11s %12s", app, config,
+                    fmt(AppRuns.median(runs.stream().mapToDouble(RunSplit::exitPhaseSeconds).filter(v -> v >= 0).toArray()), 2)));
+            for (String g : RunSplit.GROUPS) {
+                sb.append(String.format(Locale.ROOT, " %9s", fmt(AppRuns.median(runs.stream().mapToDouble(r -> r.seconds().get(g)).toArray()), 2)));
+            }
+            System.out.println(sb);
+        }));
     }
 
     private static OptionalDouble scale(OptionalDouble v, double divisor) {
@@ -446,6 +485,11 @@ public final class AppsBench {
      * come from the kernel's accounting at exit; without it, from polling /proc while it runs.
      */
     public static Measured measure(List<String> cmd, Path log, Path time, Path javaHome) throws Exception {
+        return measure(cmd, log, time, javaHome, null);
+    }
+
+    /** As {@link #measure(List, Path, Path, Path)}, also filling {@code split} (when not null) every 100 ms. */
+    static Measured measure(List<String> cmd, Path log, Path time, Path javaHome, RunSplit split) throws Exception {
         Path timeFile = log.resolveSibling(log.getFileName() + ".time");
         List<String> full = new ArrayList<>();
         if (time != null) {
@@ -460,13 +504,28 @@ public final class AppsBench {
         Process p = pb.start();
         AtomicLong polledRss = new AtomicLong(-1);
         AtomicLong polledCpuNs = new AtomicLong(-1);
-        while (!p.waitFor(time == null ? 50 : 1000, TimeUnit.MILLISECONDS)) {
+        long jvm = -1;
+        while (!p.waitFor(split != null ? 100 : time == null ? 50 : 1000, TimeUnit.MILLISECONDS)) {
+            if (split != null) {
+                if (jvm < 0) {
+                    jvm = RunSplit.jvmOf(p.toHandle());
+                }
+                if (jvm >= 0) {
+                    split.poll(jvm);
+                }
+                if (Files.readString(log).contains("RESULT ")) {
+                    split.resultAt((System.nanoTime() - t0) / 1e9);
+                }
+            }
             if (time == null) {
                 polledRss.set(Math.max(polledRss.get(), peakRssKb(p.pid())));
                 p.info().totalCpuDuration().ifPresent(d -> polledCpuNs.set(d.toNanos()));
             }
         }
         double wall = (System.nanoTime() - t0) / 1e9;
+        if (split != null) {
+            split.exitAt(wall);
+        }
         String output = Files.readString(log);
         double cpu = polledCpuNs.get() < 0 ? -1 : polledCpuNs.get() / 1e9;
         long rss = polledRss.get();

@@ -12,8 +12,14 @@ import dev.minitrace.wire.TraceBufferFormat;
  * <p>Every hook runs its work through one scaffold, {@link #guarded}: it takes the thread's state,
  * returns when the thread is already inside a hook (the busy flag, shared with {@link Capture}),
  * marks it busy, swallows any throwable, and clears the flag. Inside, the work is one of the
- * {@code OP_} operations; each public hook passes a constant, so once the JIT has inlined the
- * scaffold into a hook it keeps only that operation.
+ * {@code OP_} operations, which each public hook passes as a constant. C2 never inlines the
+ * scaffold into a hot hook site (its bytecode is larger than {@code FreqInlineSize}: "hot method
+ * too big"), which keeps the record writing out of every traced method (docs/decisions.md), so
+ * one compiled scaffold serves every operation. On a program that reaches most operations (H2:
+ * entries, exits, leaves, constructors, locks, allocations) that one compilation runs out of C2's
+ * inlining budget ("NodeCountInliningCutoff"), and callees that C2 had already compiled on their
+ * own are refused as "already compiled into a big method": part of the record path then costs
+ * further calls.
  *
  * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
  * event kinds, starting at 1. Where the records go is chosen once, when tracing is switched on
