@@ -13,6 +13,9 @@ public final class TracerOptions {
     private TracerOptions() {
     }
 
+    /** JFR's buffers and chunk size, as {@code bin/mt run} sets them. */
+    public static final String RECORDER_OPTIONS = "-XX:FlightRecorderOptions:memorysize=64m,maxchunksize=64m";
+
     /** {@code -javaagent:} for MiniTrace's agent jar with its options ({@code include=...,events=...}). */
     public static String agent(Path agentJar, String agentOptions) {
         return "-javaagent:" + agentJar + "=" + agentOptions;
@@ -22,10 +25,10 @@ public final class TracerOptions {
      * A recording started at launch as {@code bin/mt run} starts it: {@code settings} (a .jfc file,
      * optionally followed by {@code ,+event#setting=value} additions), written to {@code file} at
      * exit, nothing dropped (maxsize=0, and a 64 MB global buffer so JFR does not discard data
-     * under a high event rate).
+     * under a high event rate), in 64 MB chunks.
      */
     public static List<String> recording(String name, String settings, Path file) {
-        return List.of("-XX:FlightRecorderOptions:memorysize=64m",
+        return List.of(RECORDER_OPTIONS,
                 "-XX:StartFlightRecording:name=" + name + ",settings=" + settings + ",filename=" + file
                         + ",dumponexit=true,maxsize=0,disk=true");
     }

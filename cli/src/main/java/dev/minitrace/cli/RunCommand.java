@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
             "",
             "The child JVM (the java of the JVM running mt: $JAVA_HOME's with bin/mt) gets",
             "  -javaagent:<home>/" + MiniTraceHome.AGENT_JAR + "=<agent options>",
-            "  -XX:FlightRecorderOptions:memorysize=" + RecordingOptions.MEMORY_SIZE,
+            "  -XX:FlightRecorderOptions:memorysize=" + RecordingOptions.MEMORY_SIZE + ",maxchunksize=" + RecordingOptions.MAX_CHUNK_SIZE,
             "      (left out if your JVM options set -XX:FlightRecorderOptions)",
             "  -XX:StartFlightRecording:name=minitrace,settings=<jfc>,",
             "      filename=<out>,dumponexit=true,maxsize=0,disk=true",

@@ -27,7 +27,7 @@ class RecordingOptionsTest {
 
     @Test
     void recorderMemoryIsRaised() {
-        assertEquals("-XX:FlightRecorderOptions:memorysize=64m", RecordingOptions.flightRecorderOptions(17));
-        assertEquals("-XX:FlightRecorderOptions:memorysize=64m,preserve-repository=true", RecordingOptions.flightRecorderOptions(21));
+        assertEquals("-XX:FlightRecorderOptions:memorysize=64m,maxchunksize=64m", RecordingOptions.flightRecorderOptions(17));
+        assertEquals("-XX:FlightRecorderOptions:memorysize=64m,maxchunksize=64m,preserve-repository=true", RecordingOptions.flightRecorderOptions(21));
     }
 }

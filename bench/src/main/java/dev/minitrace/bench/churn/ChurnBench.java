@@ -2,6 +2,7 @@ package dev.minitrace.bench.churn;
 
 import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
+import dev.minitrace.bench.TracerOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -89,7 +90,7 @@ public final class ChurnBench {
                 Instant.now().truncatedTo(ChronoUnit.SECONDS), loadAverage());
         Run plain = child(o, classpath, List.of(), null);
         Run traced = child(o, classpath, List.of("-javaagent:" + BenchPaths.agentJar() + "=include=churn.gen.*,events=method+lock+alloc",
-                "-XX:FlightRecorderOptions:memorysize=64m", "-XX:StartFlightRecording:name=minitrace,settings="
+                TracerOptions.RECORDER_OPTIONS, "-XX:StartFlightRecording:name=minitrace,settings="
                         + root.resolve("jfc-profiles/minitrace.jfc") + ",filename=" + recording + ",dumponexit=true,maxsize=0,disk=true"),
                 recording);
         Files.deleteIfExists(recording);

@@ -2,6 +2,7 @@ package dev.minitrace.bench.compat;
 
 import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
+import dev.minitrace.bench.TracerOptions;
 import dev.minitrace.bench.apps.AppsBench;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -11,12 +12,12 @@ import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
@@ -140,7 +141,7 @@ public final class CompatBench {
             System.out.println("  " + name + ": " + suite.description() + "; traced packages " + include + ", alloc-scope=" + o.allocScope());
             Path recording = work.resolve(name + ".jfr");
             List<String> traced = List.of("-javaagent:" + agent + "=include=" + include + ",events=" + EVENTS + ",alloc-scope=" + o.allocScope(),
-                    "-XX:FlightRecorderOptions:memorysize=64m",
+                    TracerOptions.RECORDER_OPTIONS,
                     "-XX:StartFlightRecording:name=minitrace,settings=" + jfc + ",filename=" + recording + ",dumponexit=true,maxsize=0,disk=true");
             SuiteRun plain = runSuite(o.javaHome(), launcher, lib, suite, List.of(), work.resolve(name + "-plain"), time, null);
             SuiteRun withAgent = runSuite(o.javaHome(), launcher, lib, suite, traced, work.resolve(name + "-traced"), time, recording);
