@@ -717,7 +717,8 @@ final class ChunkParser {
 
     /** methodId, modifiers, then the strings className, methodName, descriptor. */
     private void methodDefinition(long[] s, String[] str, JfrEventSink sink) {
-        sink.onMethodDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[2], str[3], str[4], (int) s[F1]);
+        sink.onMethodDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[2], str[3], str[4], (int) s[F1],
+                (int) s[F0 + 5]);
     }
 
     /** classId, the string className, instanceSize, elementSize, objectAlignment (0 when the recording has none). */
