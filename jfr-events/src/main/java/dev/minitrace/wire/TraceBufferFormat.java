@@ -151,12 +151,11 @@ public final class TraceBufferFormat {
 
     /**
      * Whether {@link #LEAF} is set where it has no meaning (not a method record of an exit kind),
-     * or {@link #WIDE_ID} (not a method record), or {@link #STAMPED} in a {@link #SKIP_HEADER}: corrupt.
+     * or {@link #WIDE_ID} (not a method record): corrupt.
      */
     public static boolean misplacedBits(int h) {
         boolean method = (h & (OBJECT | HEAP)) == 0;
-        return (h & LEAF) != 0 && (!method || (h & KIND_MASK) == ENTRY) || (h & WIDE_ID) != 0 && !method
-                || (h & ~STAMPED) == SKIP_HEADER && (h & STAMPED) != 0;
+        return (h & LEAF) != 0 && (!method || (h & KIND_MASK) == ENTRY) || (h & WIDE_ID) != 0 && !method;
     }
 
     /** The header bit of method id {@code id}: {@link #WIDE_ID} when it is written as one, else 0. */

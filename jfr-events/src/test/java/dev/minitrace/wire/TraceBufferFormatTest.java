@@ -94,7 +94,6 @@ class TraceBufferFormatTest {
         assertFalse(TraceBufferFormat.misplacedBits(wide | leaf | TraceBufferFormat.EXIT));
         assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.SKIP_HEADER));
         assertFalse(TraceBufferFormat.misplacedBits(TraceBufferFormat.SKIP_HEADER));
-        assertTrue(TraceBufferFormat.misplacedBits(TraceBufferFormat.SKIP_HEADER | TraceBufferFormat.STAMPED), "a stamped skip");
         assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.OBJECT | TraceBufferFormat.ALLOC));
         assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.heapHeader(TraceBufferFormat.THROW)));
     }
