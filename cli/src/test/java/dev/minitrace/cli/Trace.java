@@ -104,9 +104,11 @@ final class Trace {
         return t;
     }
 
-    // Header char: kind in bits 0-1 (0 entry, 1 exit, 2 exit by exception, 3 skip), bit 2 stamped,
-    // bit 5 a leaf (an exit standing for its entry too: two sequence numbers), bit 6 (method records) a wide id: two chars of 7 bits, low first;
+    // Header char: kind in bits 0-1 (0 entry, 1 exit, 2 exit by exception, 3 exit at the index the
+    // method's definition gives), bit 2 stamped, bit 5 a leaf (an exit standing for its entry too: two
+    // sequence numbers), bit 6 (method records) a wide id: two chars of 7 bits, low first;
     // then varints of 6 bits a char, bit 6 = more: method id (unless wide), bci (kind 1), time delta (stamped).
+    // 0x1B: a skip, then the count of sequence numbers it jumps over.
     // Bit 3 set: an object record (kind 0 acquire, 1 release, 2 allocation), then class id,
     // identity hash, bci, time delta (stamped).
     private static void unpack(RecordedEvent e, List<Ev> into) {
@@ -117,6 +119,10 @@ final class Trace {
         while (p[0] < s.length()) {
             int h = s.charAt(p[0]++);
             int kind = h & 3;
+            if (h == 0x1B) {
+                sequence += varint(s, p);
+                continue;
+            }
             if ((h & 0x10) != 0) {
                 // a heap record; these workloads make only kind 5 (bits 0-1 and bit 3 as bit 2): an array
                 // allocation, then its length, bci, class id + 1, identity hash, time delta (stamped)
@@ -147,10 +153,6 @@ final class Trace {
                 }
                 into.add(new Ev(OBJECT_TYPES[kind], sequence++, -1, false, null, classId, hash, bci));
                 count++;
-                continue;
-            }
-            if (kind == 3) {
-                sequence += varint(s, p);
                 continue;
             }
             boolean leaf = (h & 0x20) != 0;

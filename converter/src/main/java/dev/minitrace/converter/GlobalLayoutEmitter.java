@@ -112,9 +112,7 @@ final class GlobalLayoutEmitter extends RecordEmitter {
             } else if (t > cursor) {
                 cursor = t;
             }
-            if (type[i] == MtlogFormat.OBJECT_DEATH) {
-                attributeDeath(b, i);
-            }
+            completeAux(b, i);
             counts[type[i]]++;
         }
         writer.records(key, type, b.time, b.value, b.aux, run, to);

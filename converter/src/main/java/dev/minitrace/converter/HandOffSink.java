@@ -166,8 +166,8 @@ final class HandOffSink implements RecordingSink, AutoCloseable {
     }
 
     @Override
-    public void methodDefinition(int methodId, String className, String methodName, String descriptor) {
-        call(() -> sink.methodDefinition(methodId, className, methodName, descriptor));
+    public void methodDefinition(int methodId, String className, String methodName, String descriptor, int returnBci) {
+        call(() -> sink.methodDefinition(methodId, className, methodName, descriptor, returnBci));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.minitrace.converter;
 
+import dev.minitrace.converter.jfr.RecordingSink;
 import dev.minitrace.converter.mtlog.MtlogFormat;
 import dev.minitrace.converter.write.TraceWriter;
 import java.io.IOException;
@@ -20,6 +21,10 @@ abstract class RecordEmitter {
     final long to;
     final int typeMask;
     final long[] countByType = new long[MtlogFormat.MAX_TYPE + 1];
+    /** The methods' return bytecode indexes, defined by the collector ({@link #completeAux}). */
+    final MethodReturns returns = new MethodReturns();
+    /** Exits written with bytecode index 0 because no definition of their method gave its return's. */
+    long unknownReturns;
     /**
      * One-entry cache of the fragment point search: {@code cacheIndex} is the first point after
      * {@code cacheCursor} in {@code cachePoints}. Streams are written a batch at a time, so it
@@ -168,6 +173,24 @@ abstract class RecordEmitter {
     }
 
     /**
+     * Sets in place the aux of record {@code i} of {@code b} that is known only when it is written:
+     * an OBJECT_DEATH's GC ({@link #attributeDeath}), the bytecode index of an exit that its
+     * method's definition gives ({@link dev.minitrace.converter.jfr.RecordingSink#DEFINED_RETURN_BCI}).
+     */
+    final void completeAux(EventBuffer b, int i) {
+        if (b.aux[i] == RecordingSink.DEFINED_RETURN_BCI && b.type[i] == MtlogFormat.METHOD_EXIT) {
+            int bci = returns.returnBci(b.value[i]);
+            if (bci < 0) {
+                unknownReturns++;
+                bci = 0;
+            }
+            b.aux[i] = bci;
+        } else if (b.type[i] == MtlogFormat.OBJECT_DEATH) {
+            attributeDeath(b, i);
+        }
+    }
+
+    /**
      * An OBJECT_DEATH's aux: the GC id of the latest fragment point at or before its time (the
      * collection that found the object unreachable, as far as the fragments tell), 0xFFFFFFFF when
      * none; set in place before the record is written.
@@ -187,9 +210,7 @@ abstract class RecordEmitter {
 
     /** Writes the record at {@code i} of {@code b} and counts it. */
     final void write(long threadKey, EventBuffer b, int i) throws IOException {
-        if (b.type[i] == MtlogFormat.OBJECT_DEATH) {
-            attributeDeath(b, i);
-        }
+        completeAux(b, i);
         writer.records(threadKey, b.type, b.time, b.value, b.aux, i, i + 1);
         countByType[b.type[i]]++;
     }

@@ -67,8 +67,9 @@ final class RecordingCollector implements RecordingSink {
     }
 
     @Override
-    public void methodDefinition(int methodId, String className, String methodName, String descriptor) {
+    public void methodDefinition(int methodId, String className, String methodName, String descriptor, int returnBci) {
         table.method(methodId, className, methodName, descriptor);
+        emitter.returns.define(methodId, returnBci);
     }
 
     @Override
@@ -262,6 +263,11 @@ final class RecordingCollector implements RecordingSink {
             report.lostData = true;
         }
         if (audit.warn(w)) {
+            report.lostData = true;
+        }
+        if (emitter.unknownReturns > 0) {
+            w.add(emitter.unknownReturns + " method exit(s) by the method's only return instruction have no minitrace.MethodDefinition"
+                    + " that gives its bytecode index; written with bytecode index 0");
             report.lostData = true;
         }
     }

@@ -62,9 +62,7 @@ final class ThreadLayoutEmitter extends RecordEmitter {
             } else if (t > cursor) {
                 cursor = t;
             }
-            if (type[i] == MtlogFormat.OBJECT_DEATH) {
-                attributeDeath(b, i);
-            }
+            completeAux(b, i);
             counts[type[i]]++;
         }
         writer.records(stream, type, time, b.value, b.aux, run, b.size);

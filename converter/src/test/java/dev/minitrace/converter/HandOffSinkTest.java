@@ -31,7 +31,7 @@ class HandOffSinkTest {
         @Override public void chunkBegin(JfrChunk chunk) { log("begin " + chunk.index()); }
         @Override public void thread(long k, long j, String n, boolean v) { log("thread " + k + " " + j + " " + n + " " + v); }
         @Override public void classDefinition(long k, String n) { log("class " + k + " " + n); }
-        @Override public void methodDefinition(int id, String c, String m, String d) { log("method " + id + " " + c + m + d); }
+        @Override public void methodDefinition(int id, String c, String m, String d, int r) { log("method " + id + " " + c + m + d + " " + r); }
         @Override public void methodEvent(int t, long k, long s, long time, int id, int bci) { log("m " + t + " " + k + " " + s + " " + time + " " + id + " " + bci); }
         @Override public void objectEvent(int t, long k, long s, long time, long c, int h, int bci) { log("o " + t + " " + k + " " + s + " " + time + " " + c + " " + h + " " + bci); }
         @Override public void tracedMethod(long k, String c, String m, String d) { log("traced " + k + " " + c + m + d); }
@@ -63,7 +63,7 @@ class HandOffSinkTest {
             s.chunkGcsRead();
             s.thread(c, 100 + c, "t" + c, c == 1);
             s.classDefinition(7, "C" + c);
-            s.methodDefinition(c, "A", "m", "()V");
+            s.methodDefinition(c, "A", "m", "()V", c);
             s.tracedMethod(9, "B", "n", "()I");
             for (int i = 0; i < 20_000; i++) { // more than two batches a chunk
                 if (i % 1000 == 0) { // a MethodBuffer event's columns, part of them

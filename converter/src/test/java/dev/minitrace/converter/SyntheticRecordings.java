@@ -44,7 +44,8 @@ public final class SyntheticRecordings implements AutoCloseable {
                 .addField("sequence", Types.Builtin.LONG));
         definition = rec.registerEventType(EventNames.METHOD_DEFINITION, t -> t.addField("methodId", Types.Builtin.INT)
                 .addField("className", Types.Builtin.STRING).addField("methodName", Types.Builtin.STRING)
-                .addField("descriptor", Types.Builtin.STRING).addField("modifiers", Types.Builtin.INT));
+                .addField("descriptor", Types.Builtin.STRING).addField("modifiers", Types.Builtin.INT)
+                .addField("returnBci", Types.Builtin.INT));
         unknown = rec.registerEventType("acme.Unknown", t -> t.addField("payload", Types.Builtin.STRING)
                 .addField("sequence", Types.Builtin.LONG));
         // baseTime without the @Timestamp(TICKS) annotation: engines must read it as raw ticks all the same
@@ -96,9 +97,15 @@ public final class SyntheticRecordings implements AutoCloseable {
 
     /** A method definition. */
     public void define(int methodId, String cls, String name, String desc) {
+        define(methodId, cls, name, desc, -1);
+    }
+
+    /** A method definition whose only return instruction is at {@code returnBci} (-1: none). */
+    public void define(int methodId, String cls, String name, String desc, int returnBci) {
         long t = ticks++;
         rec.writeEvent(definition.asValue(v -> v.putField("startTime", t).putField("methodId", methodId)
-                .putField("className", cls).putField("methodName", name).putField("descriptor", desc).putField("modifiers", 1)));
+                .putField("className", cls).putField("methodName", name).putField("descriptor", desc).putField("modifiers", 1)
+                .putField("returnBci", returnBci)));
     }
 
     /** A method buffer event of {@code traced} committed by thread {@code committer}. */

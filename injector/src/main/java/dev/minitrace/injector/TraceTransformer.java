@@ -305,7 +305,7 @@ public final class TraceTransformer implements ClassFileTransformer {
             List<String[]> methods = result.methods();
             for (int i = 0; i < methods.size(); i++) {
                 String[] m = methods.get(i);
-                MethodRegistry.define(result.ids()[i], m[0], m[1], m[2], result.access().get(i));
+                MethodRegistry.define(result.ids()[i], m[0], m[1], m[2], result.access().get(i), result.returnBcis()[i]);
             }
             for (int i = 0; i < methods.size(); i++) {
                 MethodRegistry.commitDefinition(result.ids()[i]);

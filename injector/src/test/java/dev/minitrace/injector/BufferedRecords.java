@@ -19,8 +19,15 @@ import jdk.jfr.consumer.RecordedThread;
  * allocation events by sequence.
  */
 public final class BufferedRecords {
-    /** One entry of a thread's trace: a decoded method record or a lock/alloc event. */
-    public record Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event, boolean leaf) {
+    /**
+     * One entry of a thread's trace: a decoded method record or a lock/alloc event; {@code defined}:
+     * an exit whose bytecode index came from the method's definition (kind 3), not from the record.
+     */
+    public record Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event, boolean leaf,
+            boolean defined) {
+        Item(long sequence, String token, int methodId, int bci, Instant time, boolean stamped, RecordedEvent event, boolean leaf) {
+            this(sequence, token, methodId, bci, time, stamped, event, leaf, false);
+        }
     }
 
     private BufferedRecords() {
@@ -30,10 +37,15 @@ public final class BufferedRecords {
     public static Map<String, List<Item>> byThread(List<RecordedEvent> events, Map<Integer, String> names) {
         Map<String, List<Item>> out = new HashMap<>();
         Map<Integer, String> classes = new HashMap<>();
+        Map<Integer, Integer> returns = new HashMap<>();
         for (RecordedEvent e : events) {
             if (e.getEventType().getName().equals(EventNames.CLASS_DEFINITION)) {
                 String previous = classes.put(e.getInt("classId"), e.getString("className"));
                 assertTrue(previous == null || previous.equals(e.getString("className")), "class id defined twice differently");
+            } else if (e.getEventType().getName().equals(EventNames.METHOD_DEFINITION) && e.getInt("returnBci") >= 0) {
+                // a method's returnBci goes from -1 to an index at most once, never back or elsewhere
+                Integer previous = returns.put(e.getInt("methodId"), e.getInt("returnBci"));
+                assertTrue(previous == null || previous == e.getInt("returnBci"), "returnBci of a method id changed");
             }
         }
         for (RecordedEvent e : events) {
@@ -41,7 +53,7 @@ public final class BufferedRecords {
             if (type.equals(EventNames.METHOD_BUFFER)) {
                 RecordedThread t = e.getThread("tracedThread");
                 String thread = t != null ? t.getJavaName() : e.getString("tracedThreadName");
-                decode(e, names, classes, out.computeIfAbsent(thread, k -> new ArrayList<>()));
+                decode(e, names, classes, returns, out.computeIfAbsent(thread, k -> new ArrayList<>()));
             } else if (type.startsWith("minitrace.") && e.hasField("sequence")) {
                 out.computeIfAbsent(e.getThread().getJavaName(), k -> new ArrayList<>())
                         .add(new Item(e.getLong("sequence"), Recordings.token(e, names), -1, -1, e.getStartTime(), true, e, false));
@@ -53,7 +65,8 @@ public final class BufferedRecords {
         return out;
     }
 
-    private static void decode(RecordedEvent e, Map<Integer, String> names, Map<Integer, String> classes, List<Item> into) {
+    private static void decode(RecordedEvent e, Map<Integer, String> names, Map<Integer, String> classes, Map<Integer, Integer> returns,
+            List<Item> into) {
         String s = e.getString("records");
         long sequence = e.getLong("firstSequence");
         long base = e.getLong("baseTime"); // raw ticks: the field is annotated, getLong gives the stored value
@@ -69,7 +82,13 @@ public final class BufferedRecords {
             boolean wide = (h & 0x40) != 0; // a method id of two chars of 7 bits, low first
             int kind = h & 3;
             assertTrue(!leaf || (h & 0x18) == 0, "leaf bit on a record that is no method record");
-            assertTrue(!wide || (h & 0x18) == 0 && kind != 3, "wide id bit on a record that is no method record");
+            assertTrue(!wide || (h & 0x18) == 0, "wide id bit on a record that is no method record");
+            if (h == 0x1B) { // heap kind 7: a skip, n sequence numbers of other events
+                long n = varint(s, p);
+                assertTrue(n >= 1, "skip of " + n);
+                sequence += n;
+                continue;
+            }
             if ((h & 0x10) != 0 && (kind | (h & 8) >> 1) == 6) { // a heap record of kind 6: the site of the allocation that follows
                 int methodId = (int) varint(s, p);
                 int bci = (int) varint(s, p);
@@ -84,6 +103,7 @@ public final class BufferedRecords {
                 count++;
                 continue;
             }
+            assertTrue(h != 0x1F, "a stamped skip");
             if ((h & 0x10) != 0) { // a heap record: else only kind 5, an array allocation, in these workloads
                 assertEquals(5, kind | (h & 8) >> 1, "heap record kind");
                 long length = varint(s, p);
@@ -120,12 +140,6 @@ public final class BufferedRecords {
                 count++;
                 continue;
             }
-            if (kind == 3) {
-                long n = varint(s, p);
-                assertTrue(n >= 1, "skip of " + n);
-                sequence += n;
-                continue;
-            }
             int methodId;
             if (wide) {
                 methodId = s.charAt(p[0]) | s.charAt(p[0] + 1) << 7;
@@ -136,19 +150,24 @@ public final class BufferedRecords {
                 assertTrue(methodId < 4096 || methodId >= 16384, "an id of 3 varint chars that fits two of 7 bits: " + methodId);
             }
             int bci = kind == 1 ? (int) varint(s, p) : 0;
+            if (kind == 3) { // an exit by the return instruction the method's definition names
+                Integer defined = returns.get(methodId);
+                assertTrue(defined != null, "an exit of kind 3 of method " + methodId + " whose definition has no returnBci");
+                bci = defined;
+            }
             boolean stamped = (h & 4) != 0;
             if (stamped) {
                 ticks += varint(s, p);
             }
             Instant time = baseInstant.plusNanos((long) ((ticks - base) * nanosPerTick));
             String name = names.get(methodId);
-            String token = (kind == 0 ? "+" : kind == 1 ? "-" : "-!") + name;
+            String token = (kind == 2 ? "-!" : kind == 0 ? "+" : "-") + name;
             if (leaf) {
-                assertTrue(kind == 1 || kind == 2, "a leaf record of kind " + kind);
+                assertTrue(kind != 0, "a leaf record of kind " + kind);
                 into.add(new Item(sequence++, "+" + name, methodId, 0, time, stamped, null, true));
                 count++;
             }
-            into.add(new Item(sequence++, token, methodId, bci, time, stamped, null, leaf));
+            into.add(new Item(sequence++, token, methodId, bci, time, stamped, null, leaf, kind == 3));
             count++;
         }
         assertEquals(e.getInt("recordCount"), count, "recordCount of a MethodBuffer event");

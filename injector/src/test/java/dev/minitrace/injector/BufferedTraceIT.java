@@ -112,11 +112,14 @@ class BufferedTraceIT {
         List<RecordedEvent> b = RecordingFile.readAllEvents(buffered);
         List<RecordedEvent> e = RecordingFile.readAllEvents(perEvent);
         List<String> fromBuffers = new ArrayList<>();
+        int defined = 0;
         for (BufferedRecords.Item i : BufferedRecords.byThread(b, Recordings.methodNames(b)).get("worker-0")) {
             if (i.event() == null) {
                 fromBuffers.add(i.token() + "@" + i.bci());
+                defined += i.defined() ? 1 : 0;
             }
         }
+        assertTrue(defined > 0, "exits whose bytecode index only the method's definition gives");
         List<String> fromEvents = new ArrayList<>();
         Map<Integer, String> names = Recordings.methodNames(e);
         for (RecordedEvent x : Recordings.byThread(e).get("worker-0")) {

@@ -22,6 +22,9 @@ public final class MethodDefinitionEvent extends jdk.jfr.Event {
     /** The JFR event name. */
     public static final String NAME = "minitrace.MethodDefinition";
 
+    /** {@link #returnBci} of a method with no return instruction or several. */
+    public static final int NO_RETURN_BCI = -1;
+
     @Label("Method Id")
     @Description("The id that method events carry")
     public int methodId;
@@ -41,4 +44,13 @@ public final class MethodDefinitionEvent extends jdk.jfr.Event {
     @Label("Modifiers")
     @Description("Access flags of the method as in the class file")
     public int modifiers;
+
+    /**
+     * The bytecode index of the method's only return instruction, or {@link #NO_RETURN_BCI}: the
+     * exit records of kind {@code DEFINED_EXIT} ({@code docs/trace-buffer.md}) leave it out. The
+     * value of an id changes at most once, from -1 to an index, and never back.
+     */
+    @Label("Return Bytecode Index")
+    @Description("Bytecode index of the method's only return instruction, -1 when it has none or several")
+    public int returnBci = NO_RETURN_BCI;
 }

@@ -23,14 +23,13 @@ public final class TraceBufferFormat {
      */
     public static final int HEAP = 0x10;
     /**
-     * Header bit 5, only in a method record of kind {@link #EXIT} or {@link #EXIT_BY_EXCEPTION}: a
+     * Header bit 5, only in a method record of kind {@link #EXIT}, {@link #EXIT_BY_EXCEPTION} or {@link #DEFINED_EXIT}: a
      * leaf call, the method's entry immediately followed by that exit, as one record. It takes two
      * sequence numbers and decodes to the entry (bytecode index 0), then the exit, at the same time.
      */
     public static final int LEAF = 0x20;
     /**
-     * Header bit 6, only in a method record of kind {@link #ENTRY}, {@link #EXIT} or
-     * {@link #EXIT_BY_EXCEPTION}: the method id is not a varint but {@link #WIDE_ID_CHARS} chars of
+     * Header bit 6, only in a method record (any kind): the method id is not a varint but {@link #WIDE_ID_CHARS} chars of
      * 7 bits, least significant first. The agent writes it for ids from {@link #WIDE_ID_FROM} up to
      * {@link #WIDE_ID_LIMIT}, which take three chars as a varint.
      */
@@ -46,12 +45,21 @@ public final class TraceBufferFormat {
 
     /** Method record kind: method entry; then the method id. */
     public static final int ENTRY = 0;
-    /** Method record kind: exit by a return instruction; then the method id and the instruction's bytecode index. */
+    /**
+     * Method record kind: exit by a return instruction; then the method id and the instruction's
+     * bytecode index (the agent writes {@link #DEFINED_EXIT} instead when the index is the method's
+     * {@code returnBci}).
+     */
     public static final int EXIT = 1;
     /** Method record kind: exit by an exception; then the method id. */
     public static final int EXIT_BY_EXCEPTION = 2;
-    /** Kind 3 without {@link #OBJECT}: the next n sequence numbers belong to other events; then n (never stamped). */
-    public static final int SKIP = 3;
+    /**
+     * Method record kind: exit by the return instruction whose bytecode index the method's
+     * {@code minitrace.MethodDefinition} gives ({@code returnBci}, the method's only return
+     * instruction); then the method id, and no bytecode index. Takes the {@link #STAMPED},
+     * {@link #LEAF} and {@link #WIDE_ID} bits as {@link #EXIT} does.
+     */
+    public static final int DEFINED_EXIT = 3;
 
     /** Object record kind: monitor acquired; then class id, identity hash, bytecode index. */
     public static final int ACQUIRE = 0;
@@ -98,8 +106,16 @@ public final class TraceBufferFormat {
      * method id, bytecode index, no object (written as null). Takes one sequence number.
      */
     public static final int SITE = 6;
-    /** Heap record kind 7 is reserved: a record of that kind is corrupt. */
+    /** Heap kinds below this are heap records; kind {@link #SKIP} is the sequence skip. */
     public static final int HEAP_KINDS = 7;
+    /**
+     * Heap kind 7, the sequence skip: the next n sequence numbers belong to other events of the
+     * thread; then n (at least 1). Never stamped; not a record (no sequence number of its own, not
+     * counted).
+     */
+    public static final int SKIP = 7;
+    /** The header char of a {@link #SKIP}. */
+    public static final int SKIP_HEADER = HEAP | OBJECT | KIND_MASK;
     /** Sequence numbers (and decoded records) of a throw or handler record: the site, then the exception; also of an array allocation. */
     public static final int THROW_PARTS = 2;
     /** Sequence numbers (and decoded records) of a store record: the site, then holder, old and new target. */
@@ -138,9 +154,8 @@ public final class TraceBufferFormat {
      * or {@link #WIDE_ID} (not a method record): corrupt.
      */
     public static boolean misplacedBits(int h) {
-        int kind = h & KIND_MASK;
-        boolean method = (h & (OBJECT | HEAP)) == 0 && kind != SKIP;
-        return (h & LEAF) != 0 && (!method || kind == ENTRY) || (h & WIDE_ID) != 0 && !method;
+        boolean method = (h & (OBJECT | HEAP)) == 0;
+        return (h & LEAF) != 0 && (!method || (h & KIND_MASK) == ENTRY) || (h & WIDE_ID) != 0 && !method;
     }
 
     /** The header bit of method id {@code id}: {@link #WIDE_ID} when it is written as one, else 0. */

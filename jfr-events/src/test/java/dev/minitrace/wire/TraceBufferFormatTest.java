@@ -53,6 +53,16 @@ class TraceBufferFormatTest {
     }
 
     @Test
+    void theSkipIsHeapKindSevenAndMethodKindThreeAnExitWithoutIndex() {
+        // docs/trace-buffer.md: a skip's header is 0x1B; method kind 3 is the exit by the defined return
+        assertEquals(0x1B, TraceBufferFormat.SKIP_HEADER);
+        assertEquals(TraceBufferFormat.SKIP, TraceBufferFormat.heapKind(TraceBufferFormat.SKIP_HEADER));
+        assertEquals(TraceBufferFormat.SKIP_HEADER, TraceBufferFormat.heapHeader(TraceBufferFormat.SKIP));
+        assertEquals(TraceBufferFormat.HEAP_KINDS, TraceBufferFormat.SKIP, "every other heap kind is a record");
+        assertEquals(3, TraceBufferFormat.DEFINED_EXIT);
+    }
+
+    @Test
     void heapKindsUseBitsZeroOneAndThree() {
         // docs/trace-buffer.md: a heap record's kind is bits 0-1, with bit 3 as its bit 2
         assertEquals(0x10, TraceBufferFormat.heapHeader(TraceBufferFormat.THROW));
@@ -72,15 +82,18 @@ class TraceBufferFormatTest {
         assertFalse(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.EXIT_BY_EXCEPTION));
         assertFalse(TraceBufferFormat.misplacedBits(TraceBufferFormat.ENTRY), "no leaf bit");
         assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.ENTRY));
-        assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.SKIP));
+        assertFalse(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.DEFINED_EXIT));
+        assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.SKIP_HEADER));
         assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.OBJECT | TraceBufferFormat.EXIT));
         assertTrue(TraceBufferFormat.misplacedBits(leaf | TraceBufferFormat.heapHeader(TraceBufferFormat.HANDLED)));
         int wide = TraceBufferFormat.WIDE_ID;
-        for (int kind : new int[] {TraceBufferFormat.ENTRY, TraceBufferFormat.EXIT, TraceBufferFormat.EXIT_BY_EXCEPTION}) {
+        for (int kind : new int[] {TraceBufferFormat.ENTRY, TraceBufferFormat.EXIT, TraceBufferFormat.EXIT_BY_EXCEPTION,
+            TraceBufferFormat.DEFINED_EXIT}) {
             assertFalse(TraceBufferFormat.misplacedBits(wide | kind | TraceBufferFormat.STAMPED));
         }
         assertFalse(TraceBufferFormat.misplacedBits(wide | leaf | TraceBufferFormat.EXIT));
-        assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.SKIP));
+        assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.SKIP_HEADER));
+        assertFalse(TraceBufferFormat.misplacedBits(TraceBufferFormat.SKIP_HEADER));
         assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.OBJECT | TraceBufferFormat.ALLOC));
         assertTrue(TraceBufferFormat.misplacedBits(wide | TraceBufferFormat.heapHeader(TraceBufferFormat.THROW)));
     }

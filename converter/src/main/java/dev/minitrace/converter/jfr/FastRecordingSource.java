@@ -104,9 +104,13 @@ public final class FastRecordingSource implements RecordingSource {
      * declarations. Per chunk, a thread or class is declared once, at its first use; the checks
      * cost an array read (threads) or a compare with the last class (classes) per event.
      */
-    private static final EnumSet<JfrEventKind> GC_KINDS = EnumSet.of(JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE);
+    private static final EnumSet<JfrEventKind> GC_KINDS = EnumSet.of(JfrEventKind.GARBAGE_COLLECTION, JfrEventKind.GC_PHASE_PAUSE,
+            JfrEventKind.METHOD_DEFINITION);
 
-    /** The GC events of a chunk, for the pass that reads them before the others. */
+    /**
+     * The GC events of a chunk, for the pass that reads them before the others, and its method
+     * definitions: the records released before the chunk ends may need their {@code returnBci}.
+     */
     private static final class GcEvents implements JfrEventSink {
         private final RecordingSink sink;
 
@@ -124,6 +128,12 @@ public final class FastRecordingSource implements RecordingSource {
         @Override
         public void onGcPhasePause(long threadRef, long startNanos, long durationNanos, long gcId, String name) {
             sink.gcPause(gcId & 0xFFFFFFFFL, name == null ? "" : name, startNanos, durationNanos);
+        }
+
+        @Override
+        public void onMethodDefinition(long threadRef, long startNanos, int methodId, String className, String methodName,
+                String descriptor, int modifiers, int returnBci) {
+            sink.methodDefinition(methodId, Adapter.str(className), Adapter.str(methodName), Adapter.str(descriptor), returnBci);
         }
     }
 
@@ -328,8 +338,8 @@ public final class FastRecordingSource implements RecordingSource {
 
         @Override
         public void onMethodDefinition(long threadRef, long startNanos, int methodId, String className, String methodName,
-                String descriptor, int modifiers) {
-            sink.methodDefinition(methodId, str(className), str(methodName), str(descriptor));
+                String descriptor, int modifiers, int returnBci) {
+            sink.methodDefinition(methodId, str(className), str(methodName), str(descriptor), returnBci);
         }
 
         @Override

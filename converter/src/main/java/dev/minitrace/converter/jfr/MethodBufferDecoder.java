@@ -116,6 +116,21 @@ public final class MethodBufferDecoder {
             int kind = h & TraceBufferFormat.KIND_MASK;
             boolean stamped = (h & TraceBufferFormat.STAMPED) != 0;
             pos = p + 1;
+            if ((h & ~TraceBufferFormat.STAMPED) == TraceBufferFormat.SKIP_HEADER) {
+                if (stamped) {
+                    return fail("sequence skip at char " + at + " is stamped");
+                }
+                long skip = varint(c, length, MAX_LONG_CHARS);
+                if (pos < 0) {
+                    return fail(problem + " in the sequence skip at char " + at);
+                }
+                if (skip < 1) {
+                    return fail("sequence skip at char " + at + " of " + Long.toUnsignedString(skip) + " (must be at least 1)");
+                }
+                sequence += skip;
+                p = pos;
+                continue;
+            }
             if ((h & TraceBufferFormat.HEAP) != 0) {
                 n = heapRecord(c, length, h, at, n, recordCount, sequence, stamped, tick);
                 if (n < 0) {
@@ -152,21 +167,6 @@ public final class MethodBufferDecoder {
                 p = pos;
                 continue;
             }
-            if (kind == TraceBufferFormat.SKIP) {
-                if (stamped) {
-                    return fail("sequence skip at char " + at + " is stamped");
-                }
-                long skip = varint(c, length, MAX_LONG_CHARS);
-                if (pos < 0) {
-                    return fail(problem + " in the sequence skip at char " + at);
-                }
-                if (skip < 1) {
-                    return fail("sequence skip at char " + at + " of " + Long.toUnsignedString(skip) + " (must be at least 1)");
-                }
-                sequence += skip;
-                p = pos;
-                continue;
-            }
             long methodId = (h & TraceBufferFormat.WIDE_ID) != 0 ? wideId(c, length) : varint(c, length, MAX_INT_CHARS);
             long bci = 0;
             if (pos >= 0 && kind == TraceBufferFormat.EXIT) {
@@ -196,7 +196,8 @@ public final class MethodBufferDecoder {
             }
             types[n] = kind == TraceBufferFormat.ENTRY ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT;
             methodIds[n] = (int) methodId;
-            bcis[n] = (int) bci; // an exit by exception has bci 0
+            // an exit by exception has bci 0; the definition gives a DEFINED_EXIT's, resolved when written
+            bcis[n] = kind == TraceBufferFormat.DEFINED_EXIT ? RecordingSink.DEFINED_RETURN_BCI : (int) bci;
             sequences[n] = sequence++;
             ticks[n] = tick;
             n++;

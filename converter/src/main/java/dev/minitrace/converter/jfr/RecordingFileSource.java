@@ -152,9 +152,16 @@ public final class RecordingFileSource implements RecordingSource {
         }
     }
 
-    /** Delivers {@code e} if it is a GC event. */
+    /** Delivers a {@code minitrace.MethodDefinition}. */
+    private void methodDefinition(RecordedEvent e, RecordingSink sink) {
+        sink.methodDefinition(e.getInt("methodId"), str(e.getString("className")), str(e.getString("methodName")),
+                str(e.getString("descriptor")), e.hasField("returnBci") ? e.getInt("returnBci") : -1);
+    }
+
+    /** Delivers {@code e} if it is a GC event or a method definition (the records released early may need it). */
     private void gc(RecordedEvent e, RecordingSink sink) {
         switch (e.getEventType().getName()) {
+            case EventNames.METHOD_DEFINITION -> methodDefinition(e, sink);
             case "jdk.GarbageCollection" -> sink.garbageCollection(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")),
                     str(e.getString("cause")), start(e), duration(e));
             case "jdk.GCPhasePause" -> sink.gcPause(e.getLong("gcId") & 0xFFFFFFFFL, str(e.getString("name")), start(e),
@@ -259,8 +266,7 @@ public final class RecordingFileSource implements RecordingSource {
                         sink.objectEvent(MtlogFormat.STORE_NEW, t, seq + 3, start(e), heapClassKey(e.getValue("newClass"), classes, sink),
                                 e.getInt("newHash"), 0);
                     }
-                    case EventNames.METHOD_DEFINITION -> sink.methodDefinition(e.getInt("methodId"),
-                            str(e.getString("className")), str(e.getString("methodName")), str(e.getString("descriptor")));
+                    case EventNames.METHOD_DEFINITION -> methodDefinition(e, sink);
                     case "jdk.MethodTrace" -> {
                         long t = thread(e, threads, sink);
                         RecordedMethod m = e.getValue("method");

@@ -27,6 +27,13 @@ public interface RecordingSink {
      */
     long AGENT_CLASS_KEY_BIT = 1L << 62;
 
+    /**
+     * The bytecode index of a METHOD_EXIT decoded from a {@code DEFINED_EXIT} record
+     * ({@code docs/trace-buffer.md}): the method's {@code returnBci}, which its
+     * {@link #methodDefinition} gives, maybe later in the chunk; the writer resolves it.
+     */
+    int DEFINED_RETURN_BCI = Integer.MIN_VALUE;
+
     /** The class key of a null reference (heap records): its object id is 0. */
     long NULL_CLASS_KEY = -2;
 
@@ -60,8 +67,11 @@ public interface RecordingSink {
     default void classLayout(long classKey, int instanceSize, int elementSize, int alignment) {
     }
 
-    /** A {@code minitrace.MethodDefinition} event. */
-    void methodDefinition(int methodId, String className, String methodName, String descriptor);
+    /**
+     * A {@code minitrace.MethodDefinition} event; {@code returnBci} is the bytecode index of the
+     * method's only return instruction, -1 when none (or the recording's definitions lack the field).
+     */
+    void methodDefinition(int methodId, String className, String methodName, String descriptor, int returnBci);
 
     /** A {@code minitrace.FieldDefinition} event. */
     default void fieldDefinition(int fieldId, String className, String fieldName, String descriptor, boolean isStatic) {
@@ -70,7 +80,8 @@ public interface RecordingSink {
     /**
      * A {@code minitrace.MethodEntry} ({@code type} 1) or {@code minitrace.MethodExit} ({@code type} 2),
      * or one such record of a {@code minitrace.MethodBuffer} event (decoded by {@link MethodBufferDecoder}).
-     * {@code bci} is 0 for an entry and for an exit by exception.
+     * {@code bci} is 0 for an entry and for an exit by exception, {@link #DEFINED_RETURN_BCI} for
+     * an exit at the method's {@code returnBci}.
      */
     void methodEvent(int type, long threadKey, long sequence, long timeNanos, int methodId, int bci);
 
@@ -146,8 +157,9 @@ public interface RecordingSink {
      * Whether the engine should read the current chunk's GC events first (asked after
      * {@link #chunkBegin}): a sink that may have to write the chunk's records before the chunk
      * ends says yes. The engine then delivers the chunk's {@code jdk.GarbageCollection} and
-     * {@code jdk.GCPhasePause} events, calls {@link #chunkGcsRead}, and reads the chunk as usual
-     * (delivering them again in file order). The answer must depend only on what was delivered so
+     * {@code jdk.GCPhasePause} events and its {@code minitrace.MethodDefinition}s (whose
+     * {@code returnBci} a record written early may need), calls {@link #chunkGcsRead}, and reads the
+     * chunk as usual (delivering them again in file order). The answer must depend only on what was delivered so
      * far, so that every engine reads the same.
      */
     default boolean gcsFirst(JfrChunk chunk) {

@@ -34,7 +34,7 @@ final class CapturingSink implements RecordingSink {
     }
 
     @Override
-    public void methodDefinition(int methodId, String className, String methodName, String descriptor) {
+    public void methodDefinition(int methodId, String className, String methodName, String descriptor, int returnBci) {
     }
 
     @Override

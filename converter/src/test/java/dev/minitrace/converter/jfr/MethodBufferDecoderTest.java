@@ -52,6 +52,26 @@ class MethodBufferDecoderTest {
     }
 
     @Test
+    void anExitByTheDefinedReturnCarriesNoIndexAndLeavesItToTheDefinition() {
+        TraceBufferEncoder e = new TraceBufferEncoder().wideIds()
+                .entry(1, 10)
+                .definedLeaf(70, -1)        // leaf, unstamped: entry and exit at the entry's time
+                .entry(5000, -1)
+                .definedExit(5000, 20)      // wide id, stamped
+                .skip(1)
+                .definedExit(1, -1);
+        assertEquals(6, e.count());
+        assertEquals("\u0004\u0001\n" + "\u0023\u0046\u0001" + "\u0040\u0008\u0027" + "\u0047\u0008\u0027\n"
+                + "\u001b\u0001" + "\u0003\u0001", e.records(), "header 0x03 + id, nothing more; docs/trace-buffer.md");
+        CapturingSink s = decode(e.records(), 100, e.count(), 1_000_000_000L);
+        assertTrue(s.corrupt.isEmpty(), s.corrupt.toString());
+        int d = RecordingSink.DEFINED_RETURN_BCI;
+        assertEquals(List.of("1 7 100 " + (BASE + 10) + " 1 0", "1 7 101 " + (BASE + 10) + " 70 0", "2 7 102 " + (BASE + 10) + " 70 " + d,
+                "1 7 103 " + (BASE + 10) + " 5000 0", "2 7 104 " + (BASE + 20) + " 5000 " + d, "2 7 106 " + (BASE + 20) + " 1 " + d),
+                s.methodEvents);
+    }
+
+    @Test
     void aBufferMayStartWithASkip() {
         TraceBufferEncoder e = new TraceBufferEncoder().skip(3).entry(4, 0);
         assertEquals(List.of("1 7 13 " + BASE + " 4 0"), decode(e.records(), 10, 1, 1_000_000_000L).methodEvents);
@@ -69,8 +89,10 @@ class MethodBufferDecoderTest {
         String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
         assertCorrupt(good + "\u0020\u0001", 3, "header char 0x20 at char 6 has reserved bits set");
         assertCorrupt(good + "\u0080\u0001", 3, "header char 0x80 at char 6 has reserved bits set");
-        assertCorrupt(good + "\u0007\u0001", 2, "sequence skip at char 6 is stamped");
-        assertCorrupt(good + "\u0003\u0000", 2, "sequence skip at char 6 of 0 (must be at least 1)");
+        assertCorrupt(good + "\u001f\u0001", 2, "sequence skip at char 6 is stamped");
+        assertCorrupt(good + "\u001b\u0000", 2, "sequence skip at char 6 of 0 (must be at least 1)");
+        // a skip of an earlier format (method kind 3, now an exit without index) is counted as a record: damage
+        assertCorrupt(good + "\u0003\u0001", 2, "more records than recordCount 2");
         assertCorrupt(good + "\u0000\u0041", 3, "a varint runs past the end in the record at char 6");
         assertCorrupt(good + "\u0001\u0001", 3, "a varint runs past the end in the record at char 6");
         assertCorrupt(good + "\u0000\u00c1", 3, "char 0xc1 at char 7 is not below 128 in the record at char 6");
@@ -132,7 +154,7 @@ class MethodBufferDecoderTest {
     @Test
     void aWideIdBitAnywhereButOnAMethodRecordOrAnIdCutShortIsDamage() {
         String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
-        assertCorrupt(good + "\u0043\u0001", 3, "header char 0x43 at char 6 has reserved bits set"); // on a skip
+        assertCorrupt(good + "\u005b\u0001", 3, "header char 0x5b at char 6 has reserved bits set"); // on a skip
         assertCorrupt(good + "\u0059\u0001\u0001\u0000\u0000", 4, "header char 0x59 at char 6 has reserved bits set"); // on a heap record
         assertCorrupt(good + "\u0040\u0001", 3, "a method id runs past the end in the record at char 6");
         assertCorrupt(good + "\u0040\u0001\u0080", 3, "a method id char at char 7 is not below 128 in the record at char 6");
@@ -142,7 +164,7 @@ class MethodBufferDecoderTest {
     void aLeafBitAnywhereButOnAnExitIsDamage() {
         String good = new TraceBufferEncoder().entry(1, 5).exit(1, 9, -1).records();
         assertCorrupt(good + "\u0020\u0001", 3, "header char 0x20 at char 6 has reserved bits set"); // on an entry
-        assertCorrupt(good + "\u0023\u0001", 3, "header char 0x23 at char 6 has reserved bits set"); // on a skip
+        assertCorrupt(good + "\u003b\u0001", 3, "header char 0x3b at char 6 has reserved bits set"); // on a skip
         assertCorrupt(good + "\u002a\u0001\u0001\u0001", 3, "header char 0x2a at char 6 has reserved bits set"); // on an object record
         assertCorrupt(good + "\u0031\u0001\u0001\u0000\u0000", 4, "header char 0x31 at char 6 has reserved bits set"); // on a heap record
         // a leaf takes two numbers: a count that leaves room for one is damage
@@ -216,8 +238,8 @@ class MethodBufferDecoderTest {
         String good = new TraceBufferEncoder().entry(1, 5).alloc(2, 3, 4, -1).records(); // 3 + 4 chars
         String alloc = new TraceBufferEncoder().alloc(2, 3, 4, -1).records();
         assertEquals(List.of(), decode(good + alloc, 1, 3, 1_000_000_000L).corrupt, "the undamaged form decodes");
-        // bit 4 with bits 3, 1 and 0: heap record kind 7, reserved
-        assertCorrupt(good + "\u001b\u0002\u0003\u0004", 3, "heap record at char 7 has the reserved kind 7");
+        // bit 4 with bits 3, 1 and 0: heap kind 7, the skip, which is no record
+        assertCorrupt(good + "\u001b\u0002", 3, "2 record(s) where recordCount says 3");
         // an allocation site (kind 6) with an object
         assertCorrupt(good + "\u001a\u0002\u0003\u0004\u0001", 3, "heap record at char 7 has a value out of range");
         // an array allocation (kind 5) without an array

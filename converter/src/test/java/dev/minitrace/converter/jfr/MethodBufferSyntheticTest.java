@@ -8,6 +8,7 @@ import dev.minitrace.converter.ConversionReport;
 import dev.minitrace.converter.ConvertOptions;
 import dev.minitrace.converter.MtlogContent;
 import dev.minitrace.converter.SyntheticRecordings;
+import dev.minitrace.converter.SystemProperties;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -58,5 +59,32 @@ class MethodBufferSyntheticTest {
         }
         assertEquals(List.of("1 corrupt minitrace.MethodBuffer event(s) skipped with their 1 record(s)"
                 + " (first: char 0xe9 at char 1 is not below 128 in the record at char 0)"), report.warnings());
+    }
+
+    @Test
+    void anExitByTheDefinedReturnTakesItsIndexFromTheDefinitionBeforeOrAfterIt() throws Exception {
+        Path in = dir.resolve("defined.jfr");
+        try (SyntheticRecordings w = new SyntheticRecordings(in)) {
+            w.define(2, "demo.A", "b", "()I", 5);
+            w.tick(1_000_000);
+            String records = new TraceBufferEncoder().entry(1, 0).definedLeaf(2, -1).exit(1, 40, -1).entry(1, -1).definedExit(1, -1)
+                    .entry(3, -1).definedExit(3, -1).records();
+            w.buffer("worker", 10, "worker", 10, 1, 8, 500_000, 1_000_000_000L, records);
+            w.define(1, "demo.A", "a", "()V", 12); // after the records in the file, as JFR may write it
+            w.define(3, "demo.A", "c", "()V", -1); // none: that exit's index is lost
+        }
+        // unbounded: records written at the chunk's end; bound 1: written as soon as the engine's
+        // first pass (GC events and definitions) is done, before the definition is read in order
+        for (String bound : new String[] {null, "1"}) {
+            Path out = dir.resolve("defined-" + bound + ".mtlog");
+            ConversionReport[] report = new ConversionReport[1];
+            SystemProperties.with("minitrace.maxPendingEvents", bound,
+                    () -> report[0] = BothEngines.convert(ConvertOptions.defaults(), in, out));
+            assertEquals(List.of("METHOD_ENTRY 1 0", "METHOD_ENTRY 2 0", "METHOD_EXIT 2 5", "METHOD_EXIT 1 40", "METHOD_ENTRY 1 0",
+                    "METHOD_EXIT 1 12", "METHOD_ENTRY 3 0", "METHOD_EXIT 3 0"), MtlogContent.read(out).withoutGc("worker"), "bound " + bound);
+            assertEquals(List.of("1 method exit(s) by the method's only return instruction have no minitrace.MethodDefinition"
+                    + " that gives its bytecode index; written with bytecode index 0"), report[0].warnings());
+            assertTrue(report[0].lostData());
+        }
     }
 }

@@ -27,6 +27,18 @@ public final class TraceBufferEncoder {
         return record(1, methodId, bci, ticks);
     }
 
+    /** A method exit by the return instruction its method's definition gives (kind 3, no bytecode index); stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder definedExit(int methodId, long ticks) {
+        return record(3, methodId, 0, ticks);
+    }
+
+    /** A leaf record of kind 3: the entry of {@code methodId} and its exit by its defined return; stamped when {@code ticks} ≥ 0. */
+    public TraceBufferEncoder definedLeaf(int methodId, long ticks) {
+        record(0x20 | 3, methodId, 0, ticks);
+        count++;
+        return this;
+    }
+
     /** A method exit by an exception; stamped when {@code ticks} ≥ 0. */
     public TraceBufferEncoder thrown(int methodId, long ticks) {
         return record(2, methodId, 0, ticks);
@@ -61,9 +73,9 @@ public final class TraceBufferEncoder {
         return object(2, classId, identityHash, bci, ticks);
     }
 
-    /** A sequence skip of {@code n} numbers (kind 3). */
+    /** A sequence skip of {@code n} numbers (heap kind 7: header 0x1B). */
     public TraceBufferEncoder skip(long n) {
-        sb.append((char) 3);
+        sb.append((char) 0x1B);
         varint(n);
         return this;
     }

@@ -13,11 +13,24 @@ public final class BytecodeOffsets {
     private final Map<String, int[]> byMethod;
     private final Map<String, Integer> maxLocals;
     private final Map<String, Integer> leafObstacles;
+    private final Map<String, Integer> returnBcis;
 
-    private BytecodeOffsets(Map<String, int[]> byMethod, Map<String, Integer> maxLocals, Map<String, Integer> leafObstacles) {
+    private BytecodeOffsets(Map<String, int[]> byMethod, Map<String, Integer> maxLocals, Map<String, Integer> leafObstacles,
+            Map<String, Integer> returnBcis) {
         this.byMethod = byMethod;
         this.maxLocals = maxLocals;
         this.leafObstacles = leafObstacles;
+        this.returnBcis = returnBcis;
+    }
+
+    /**
+     * The bytecode index of the method's only return instruction ({@code ireturn} … {@code return}),
+     * or -1 when it has none, several, or no code: its exits by that instruction need not carry
+     * the index ({@code docs/trace-buffer.md}, {@code DEFINED_EXIT}).
+     */
+    public int returnBci(String name, String descriptor) {
+        Integer n = returnBcis.get(name + descriptor);
+        return n == null ? -1 : n;
     }
 
     /** What in the method's code keeps it from being a leaf ({@link LeafMethods#scan}); {@link LeafMethods#NEVER} when it has no code. */
@@ -48,7 +61,7 @@ public final class BytecodeOffsets {
     public static BytecodeOffsets decode(byte[] b) {
         try {
             Decoder decoder = new Decoder(b);
-            return new BytecodeOffsets(decoder.run(), decoder.maxLocals, decoder.leafObstacles);
+            return new BytecodeOffsets(decoder.run(), decoder.maxLocals, decoder.leafObstacles, decoder.returnBcis);
         } catch (ArrayIndexOutOfBoundsException e) {
             throw new IllegalArgumentException("truncated class file (" + b.length + " bytes)", e);
         }
@@ -95,6 +108,21 @@ public final class BytecodeOffsets {
         LENGTH[0xc7] = 3; // ifnonnull
         LENGTH[0xc8] = 5; // goto_w
         LENGTH[0xc9] = 5; // jsr_w
+    }
+
+    /** The offset of the only return instruction among the instructions at {@code offsets} of {@code code[start…]}, or -1. */
+    static int onlyReturn(byte[] code, int start, int[] offsets) {
+        int found = -1;
+        for (int pc : offsets) {
+            int op = code[start + pc] & 0xff;
+            if (op >= 0xac && op <= 0xb1) { // ireturn … return
+                if (found >= 0) {
+                    return -1;
+                }
+                found = pc;
+            }
+        }
+        return found;
     }
 
     /**
@@ -145,6 +173,7 @@ public final class BytecodeOffsets {
         private ClassFileLayout layout;
         final Map<String, Integer> maxLocals = new HashMap<>();
         final Map<String, Integer> leafObstacles = new HashMap<>();
+        final Map<String, Integer> returnBcis = new HashMap<>();
 
         Decoder(byte[] b) {
             this.b = b;
@@ -216,6 +245,7 @@ public final class BytecodeOffsets {
                         maxLocals.put(key, u2(a + 8));
                         int[] offsets = instructionOffsets(b, a + 14, codeLength);
                         result.put(key, offsets);
+                        returnBcis.put(key, onlyReturn(b, a + 14, offsets));
                         leafObstacles.put(key, LeafMethods.scan(b, layout, thisClass, statics, access, constructor, a + 14, offsets,
                                 u2(a + 14 + codeLength)));
                     }

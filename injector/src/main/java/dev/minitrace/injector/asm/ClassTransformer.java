@@ -77,8 +77,11 @@ public final class ClassTransformer {
         return selector != null && selector.needsAnnotations() || (capture != null && capture.needsAnnotations());
     }
 
-    /** The outcome of a rewrite: the new bytes and the ids given to its traced methods. */
-    public record Result(byte[] bytes, int[] ids, List<String[]> methods, List<Integer> access) {
+    /**
+     * The outcome of a rewrite: the new bytes and the ids given to its traced methods, with each
+     * one's only return instruction ({@link BytecodeOffsets#returnBci}, -1 when none).
+     */
+    public record Result(byte[] bytes, int[] ids, List<String[]> methods, List<Integer> access, int[] returnBcis) {
     }
 
     /** Where a rewrite gets the id of each traced method. */
@@ -159,13 +162,15 @@ public final class ClassTransformer {
         }
         BytecodeOffsets offsets = BytecodeOffsets.decode(classBytes);
         int[] methodIds = new int[traced.size()];
+        int[] returnBcis = new int[traced.size()];
         for (int i = 0; i < methodIds.length; i++) {
             String[] m = traced.get(i);
             methodIds[i] = ids.idFor(m[0], m[1], m[2]);
+            returnBcis[i] = offsets.returnBci(m[1], m[2]);
         }
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         reader.accept(new Rewriter(writer, localIndex, boundaries, captured, methodIds, offsets), 0);
-        return new Result(writer.toByteArray(), methodIds, traced, access);
+        return new Result(writer.toByteArray(), methodIds, traced, access, returnBcis);
     }
 
     /**

@@ -25,9 +25,21 @@ public final class MethodRegistry {
         final String[] methodNames = new String[PAGE_SIZE];
         final String[] descriptors = new String[PAGE_SIZE];
         final int[] modifiers = new int[PAGE_SIZE];
+        /**
+         * Per slot, the bytecode index of the method's only return instruction plus one, 0 when it
+         * has none (or is not defined); also read without the lock, through {@link #returnPages}.
+         */
+        final int[] returnBcis = new int[PAGE_SIZE];
         /** Defined slots. */
         int defined;
     }
+
+    /**
+     * Each page's {@link Page#returnBcis}, for {@link #returnBci} to read without the lock. A slot
+     * is written at most once (0 to its index plus one), before the class whose method it is can
+     * run: a reader that does not see the write reads 0, so no index at all.
+     */
+    private static volatile int[][] returnPages = new int[16][];
 
     /** Pages by id / {@link #PAGE_SIZE}; null before its first definition and after it was dropped. */
     private static Page[] pages = new Page[16];
@@ -92,6 +104,7 @@ public final class MethodRegistry {
             int pagesNeeded = (needed >>> PAGE_BITS) + 1;
             if (pagesNeeded > pages.length) {
                 pages = java.util.Arrays.copyOf(pages, Math.max(pagesNeeded, pages.length * 2));
+                returnPages = java.util.Arrays.copyOf(returnPages, pages.length);
             }
             reserved = needed;
             return first;
@@ -104,6 +117,7 @@ public final class MethodRegistry {
         if (p == null) {
             p = new Page();
             pages[id >>> PAGE_BITS] = p;
+            returnPages[id >>> PAGE_BITS] = p.returnBcis;
         }
         return p;
     }
@@ -130,6 +144,7 @@ public final class MethodRegistry {
         p.descriptors[slot] = null;
         if (--p.defined == 0 && (page + 1) << PAGE_BITS <= reserved) {
             pages[page] = null;
+            returnPages[page] = null;
         }
     }
 
@@ -193,8 +208,13 @@ public final class MethodRegistry {
         }
     }
 
-    /** Defines a reserved id; {@code className} uses dots. */
-    public static void define(int id, String className, String methodName, String descriptor, int access) {
+    /**
+     * Defines a reserved id; {@code className} uses dots. {@code returnBci} is the bytecode index of
+     * the method's only return instruction, or -1: an id takes the first index it is given and keeps
+     * it (a class rewritten again keeps its ids), so that an exit record that leaves the index out
+     * always decodes to the index its writer compared.
+     */
+    public static void define(int id, String className, String methodName, String descriptor, int access, int returnBci) {
         synchronized (LOCK) {
             if (id < 0 || id >= reserved) {
                 throw new IllegalArgumentException("method id " + id + " was never reserved (reserved: " + reserved + ")");
@@ -208,7 +228,27 @@ public final class MethodRegistry {
             p.methodNames[slot] = methodName;
             p.descriptors[slot] = descriptor;
             p.modifiers[slot] = access;
+            if (p.returnBcis[slot] == 0 && returnBci >= 0) {
+                p.returnBcis[slot] = returnBci + 1;
+            }
         }
+    }
+
+    /**
+     * The bytecode index of method {@code id}'s only return instruction as its definition gives it
+     * ({@code returnBci}), or -1: the buffer's exit records at that index leave the index out.
+     * Lock-free, for the exit hook.
+     */
+    static int returnBci(int id) {
+        int[][] r = returnPages;
+        int page = id >>> PAGE_BITS;
+        if (page < r.length) {
+            int[] bcis = r[page];
+            if (bcis != null) {
+                return bcis[id & (PAGE_SIZE - 1)] - 1;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -222,6 +262,7 @@ public final class MethodRegistry {
             RETIRING.clear();
             bootIds = new java.util.HashMap<>();
             java.util.Arrays.fill(pages, null);
+            returnPages = new int[pages.length][];
         }
     }
 
@@ -257,6 +298,7 @@ public final class MethodRegistry {
         String name;
         String desc;
         int access;
+        int returnBci;
         synchronized (LOCK) {
             Page p = definedPage(id);
             if (p == null) {
@@ -267,8 +309,9 @@ public final class MethodRegistry {
             name = p.methodNames[slot];
             desc = p.descriptors[slot];
             access = p.modifiers[slot];
+            returnBci = p.returnBcis[slot] - 1;
         }
-        commit(id, cls, name, desc, access);
+        commit(id, cls, name, desc, access, returnBci);
         return true;
     }
 
@@ -289,7 +332,8 @@ public final class MethodRegistry {
             for (int page = 0; page < pages.length; page++) {
                 Page p = pages[page];
                 if (p != null) {
-                    copies.add(new Object[] {page, p.classNames.clone(), p.methodNames.clone(), p.descriptors.clone(), p.modifiers.clone()});
+                    copies.add(new Object[] {page, p.classNames.clone(), p.methodNames.clone(), p.descriptors.clone(), p.modifiers.clone(),
+                        p.returnBcis.clone()});
                 }
             }
         }
@@ -301,10 +345,11 @@ public final class MethodRegistry {
             String[] names = (String[]) c[2];
             String[] descs = (String[]) c[3];
             int[] access = (int[]) c[4];
+            int[] returnBcis = (int[]) c[5];
             String[] before = committed != null && page < committed.length ? committed[page] : null;
             for (int slot = 0; slot < PAGE_SIZE; slot++) {
                 if (cls[slot] != null && (before == null || before[slot] == null)) {
-                    all &= commit(base + slot, cls[slot], names[slot], descs[slot], access[slot]);
+                    all &= commit(base + slot, cls[slot], names[slot], descs[slot], access[slot], returnBcis[slot] - 1);
                 }
             }
         }
@@ -353,7 +398,7 @@ public final class MethodRegistry {
     }
 
     /** Commits one definition event; false when no recording takes it. */
-    private static boolean commit(int id, String cls, String name, String desc, int access) {
+    private static boolean commit(int id, String cls, String name, String desc, int access, int returnBci) {
         MethodDefinitionEvent event = new MethodDefinitionEvent();
         if (event.shouldCommit()) {
             event.methodId = id;
@@ -361,6 +406,7 @@ public final class MethodRegistry {
             event.methodName = name;
             event.descriptor = desc;
             event.modifiers = access;
+            event.returnBci = returnBci;
             event.commit();
             return true;
         }

@@ -134,17 +134,22 @@ final class TraceBuffer {
      */
     private void fold(int bci, long sequence) {
         char[] c = chars;
-        int p = TraceBufferFormat.putVarint(c, entryEnd, bci); // begin() left room for a whole record after the entry
-        c[entryStart] = leafOf(c[entryStart]);
+        int p = entryEnd;
+        if (bci == MethodRegistry.returnBci(entryMethod)) {
+            c[entryStart] = leafOf(c[entryStart], TraceBufferFormat.DEFINED_EXIT);
+        } else {
+            p = TraceBufferFormat.putVarint(c, p, bci); // begin() left room for a whole record after the entry
+            c[entryStart] = leafOf(c[entryStart], TraceBufferFormat.EXIT);
+        }
         expectedSequence = sequence + 1;
         records++;
         entryEnd = -1;
         POSITION.setRelease(this, p);
     }
 
-    /** The header a fold gives the unstamped entry header {@code entry}. */
-    private static char leafOf(int entry) {
-        return (char) (TraceBufferFormat.LEAF | TraceBufferFormat.EXIT | entry & TraceBufferFormat.WIDE_ID);
+    /** The header a fold gives the unstamped entry header {@code entry}: a leaf of exit kind {@code kind}. */
+    private static char leafOf(int entry, int kind) {
+        return (char) (TraceBufferFormat.LEAF | kind | entry & TraceBufferFormat.WIDE_ID);
     }
 
     /**
@@ -161,10 +166,15 @@ final class TraceBuffer {
         expectedSequence = sequence + parts;
         char[] c = chars;
         long delta = stampDelta();
+        boolean exit = (header & TraceBufferFormat.KIND_MASK) == TraceBufferFormat.EXIT;
+        if (exit && bci == MethodRegistry.returnBci(methodId)) {
+            header |= TraceBufferFormat.DEFINED_EXIT; // the definition gives the index
+            exit = false;
+        }
         int h = header | TraceBufferFormat.idForm(methodId);
         c[p++] = (char) (delta >= 0 ? h | TraceBufferFormat.STAMPED : h);
         p = TraceBufferFormat.putMethodId(c, p, methodId);
-        if ((header & TraceBufferFormat.KIND_MASK) == TraceBufferFormat.EXIT) {
+        if (exit) {
             p = TraceBufferFormat.putVarint(c, p, bci);
         }
         if (delta >= 0) {
@@ -240,7 +250,7 @@ final class TraceBuffer {
         }
         long gap = sequence - expectedSequence;
         if (gap != 0) {
-            chars[p++] = (char) TraceBufferFormat.SKIP;
+            chars[p++] = (char) TraceBufferFormat.SKIP_HEADER;
             p = TraceBufferFormat.putVarint(chars, p, gap);
         }
         expectedSequence = sequence + 1;
@@ -355,6 +365,10 @@ final class TraceBuffer {
                 int h = text[cursor++];
                 int kind = h & TraceBufferFormat.KIND_MASK;
                 lastEntry = -1;
+                if (h == TraceBufferFormat.SKIP_HEADER) {
+                    skipped += readVarint(text);
+                    continue;
+                }
                 if ((h & TraceBufferFormat.HEAP) != 0) {
                     readVarint(text); // method id, field id or index
                     readVarint(text); // bytecode index
@@ -372,9 +386,6 @@ final class TraceBuffer {
                     readVarint(text); // class id
                     readVarint(text); // identity hash
                     readVarint(text); // bytecode index
-                } else if (kind == TraceBufferFormat.SKIP) {
-                    skipped += readVarint(text);
-                    continue;
                 } else {
                     if ((h & TraceBufferFormat.WIDE_ID) != 0) {
                         cursor += TraceBufferFormat.WIDE_ID_CHARS;
@@ -435,7 +446,8 @@ final class TraceBuffer {
         int prefix = foldedAfterCommit() ? from - pf : 0; // the entry's header and id
         char[] text = new char[prefix + to - from];
         if (prefix > 0) {
-            text[0] = (char) (TraceBufferFormat.EXIT | c[pf] & TraceBufferFormat.WIDE_ID);
+            // the leaf's own exit kind: an EXIT's bytecode index is at from, a DEFINED_EXIT has none
+            text[0] = (char) (c[pf] & (TraceBufferFormat.KIND_MASK | TraceBufferFormat.WIDE_ID));
             System.arraycopy(c, pf + 1, text, 1, prefix - 1);
         }
         System.arraycopy(c, from, text, prefix, to - from);

@@ -146,4 +146,48 @@ class BytecodeOffsetsTest {
                 () -> BytecodeOffsets.instructionOffsets(new byte[] {0, (byte) 0xfe}, 0, 2));
         assertEquals("unknown opcode 254 at bytecode index 1", e.getMessage());
     }
+
+    @Test
+    void theOnlyReturnInstructionIsFoundAndSeveralOrNoneGiveMinusOne() {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "t/Returns", null, "java/lang/Object", null);
+        MethodVisitor empty = cw.visitMethod(Opcodes.ACC_STATIC, "empty", "()V", null, null);
+        empty.visitCode();
+        empty.visitInsn(Opcodes.RETURN); // at 0
+        empty.visitMaxs(0, 0);
+        empty.visitEnd();
+        MethodVisitor one = cw.visitMethod(Opcodes.ACC_STATIC, "one", "(I)I", null, null);
+        one.visitCode();
+        one.visitVarInsn(Opcodes.ILOAD, 0);     // 0
+        one.visitIntInsn(Opcodes.SIPUSH, 300); // 1
+        one.visitInsn(Opcodes.IADD);            // 4
+        one.visitInsn(Opcodes.IRETURN);         // 5
+        one.visitMaxs(0, 0);
+        one.visitEnd();
+        MethodVisitor two = cw.visitMethod(Opcodes.ACC_STATIC, "two", "(I)I", null, null);
+        two.visitCode();
+        Label other = new Label();
+        two.visitVarInsn(Opcodes.ILOAD, 0);
+        two.visitJumpInsn(Opcodes.IFEQ, other);
+        two.visitInsn(Opcodes.ICONST_1);
+        two.visitInsn(Opcodes.IRETURN);
+        two.visitLabel(other);
+        two.visitInsn(Opcodes.ICONST_0);
+        two.visitInsn(Opcodes.IRETURN);
+        two.visitMaxs(0, 0);
+        two.visitEnd();
+        MethodVisitor none = cw.visitMethod(Opcodes.ACC_STATIC, "none", "()V", null, null);
+        none.visitCode();
+        none.visitInsn(Opcodes.ACONST_NULL);
+        none.visitInsn(Opcodes.ATHROW);
+        none.visitMaxs(0, 0);
+        none.visitEnd();
+        cw.visitEnd();
+        BytecodeOffsets o = BytecodeOffsets.decode(cw.toByteArray());
+        assertEquals(0, o.returnBci("empty", "()V"));
+        assertEquals(5, o.returnBci("one", "(I)I"));
+        assertEquals(-1, o.returnBci("two", "(I)I"));
+        assertEquals(-1, o.returnBci("none", "()V"));
+        assertEquals(-1, o.returnBci("missing", "()V"));
+    }
 }

@@ -41,9 +41,9 @@ class MethodRegistryTest {
     @Test
     void onlyReservedIdsCanBeDefined() {
         int id = MethodRegistry.reserve(1);
-        MethodRegistry.define(id, "a.B", "m", "()V", 1);
+        MethodRegistry.define(id, "a.B", "m", "()V", 1, -1);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> MethodRegistry.define(MethodRegistry.size() + 10, "a.B", "m", "()V", 1));
+                () -> MethodRegistry.define(MethodRegistry.size() + 10, "a.B", "m", "()V", 1, -1));
         assertTrue(e.getMessage().contains("was never reserved"), e.getMessage());
         assertFalse(MethodRegistry.commitDefinition(-1));
     }
@@ -57,10 +57,10 @@ class MethodRegistryTest {
     void definitionsOfACollectedLoaderAreDroppedAfterTheGrace() throws Exception {
         ClassLoader live = new java.net.URLClassLoader(new java.net.URL[0], null);
         int kept = MethodRegistry.idFor(live, "gen.Kept", "m", "()V");
-        MethodRegistry.define(kept, "gen.Kept", "m", "()V", 1);
+        MethodRegistry.define(kept, "gen.Kept", "m", "()V", 1, -1);
         ClassLoader dropped = new java.net.URLClassLoader(new java.net.URL[0], null);
         int gone = MethodRegistry.idFor(dropped, "gen.Gone", "m", "()V");
-        MethodRegistry.define(gone, "gen.Gone", "m", "()V", 1);
+        MethodRegistry.define(gone, "gen.Gone", "m", "()V", 1, -1);
         dropped = null; // collected by awaitRetiring's collections
         awaitRetiring(gone);
         MethodRegistry.commitAll();
@@ -85,7 +85,7 @@ class MethodRegistryTest {
         int first = -1;
         for (int i = 0; i < 3 * MethodRegistry.PAGE_SIZE; i++) {
             int id = MethodRegistry.idFor(dropped, "gen.Churn", "m" + i, "()V");
-            MethodRegistry.define(id, "gen.Churn", "m" + i, "()V", 1);
+            MethodRegistry.define(id, "gen.Churn", "m" + i, "()V", 1, -1);
             first = first < 0 ? id : first;
         }
         int last = MethodRegistry.idFor(new java.net.URLClassLoader(new java.net.URL[0], null), "gen.After", "m", "()V");
@@ -101,7 +101,7 @@ class MethodRegistryTest {
                 + held + " -> " + MethodRegistry.pagesHeld());
         // an id of a dropped page is simply not defined; a new one is defined as ever
         int fresh = MethodRegistry.reserve(1);
-        MethodRegistry.define(fresh, "gen.Fresh", "m", "()V", 1);
+        MethodRegistry.define(fresh, "gen.Fresh", "m", "()V", 1, -1);
         assertEquals("gen.Fresh", MethodRegistry.describe(fresh)[0]);
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minitrace.events.EventNames;
+import dev.minitrace.events.MethodDefinitionEvent;
 import dev.minitrace.injector.BufferedRecords;
 import dev.minitrace.wire.TraceBufferFormat;
 import java.lang.instrument.Instrumentation;
@@ -26,9 +27,34 @@ import org.junit.jupiter.api.io.TempDir;
  * decode (with the tests' reader written from docs/trace-buffer.md) to exactly the records made.
  */
 class TraceBufferTest {
-    /** A method id written wide, so that a fold keeps the wide-id bit. */
-    private static final int WIDE = 5000;
-    private static final int NARROW = 7;
+    /** A method id written wide, so that a fold keeps the wide-id bit; ids of this class's own, defined here. */
+    private static int wide;
+    /** A wide id whose only return instruction is at {@link #WIDE_RETURN_BCI}. */
+    private static int wideReturn;
+    private static final int WIDE_RETURN_BCI = 9;
+    /** Five ids from this one; the fourth returns at {@link #NARROW_RETURN_BCI} only. */
+    private static int narrow;
+    private static final int NARROW_RETURN_BCI = 3;
+
+    @BeforeAll
+    static void methods() {
+        narrow = MethodRegistry.reserve(5);
+        int next = MethodRegistry.reserve(1);
+        wide = next >= TraceBufferFormat.WIDE_ID_FROM ? next : MethodRegistry.reserve(TraceBufferFormat.WIDE_ID_FROM - next)
+                + TraceBufferFormat.WIDE_ID_FROM - next - 1;
+        wideReturn = MethodRegistry.reserve(1);
+        assertEquals(TraceBufferFormat.WIDE_ID, TraceBufferFormat.idForm(wideReturn));
+        for (int i = 0; i < 5; i++) {
+            MethodRegistry.define(narrow + i, "t.T", "n" + i, "()V", 0, i == 3 ? NARROW_RETURN_BCI : -1);
+        }
+        MethodRegistry.define(wide, "t.T", "w", "()V", 0, -1);
+        MethodRegistry.define(wideReturn, "t.T", "r", "()V", 0, WIDE_RETURN_BCI);
+    }
+
+    /** The return bytecode index of {@code id} as {@link #methods} defined it, or -1. */
+    private static int returnBci(int id) {
+        return id == wideReturn ? WIDE_RETURN_BCI : id == narrow + 3 ? NARROW_RETURN_BCI : -1;
+    }
 
     @BeforeAll
     static void collectionCounters() {
@@ -48,14 +74,15 @@ class TraceBufferTest {
         Path file = dir.resolve("t.jfr");
         try (Recording r = bufferRecording()) {
             r.start();
+            commitDefinitions();
             runOrFail("late-fold", () -> {
                 TraceBuffer b = TraceBuffers.create(1);
-                b.record(TraceBufferFormat.ENTRY, WIDE, 0, 1);
+                b.record(TraceBufferFormat.ENTRY, wide, 0, 1);
                 b.flushPublished(); // a chunk boundary: the entry is committed, the owner does not know
-                b.record(TraceBufferFormat.EXIT, WIDE, 9, 2); // folded into the committed entry
-                b.record(TraceBufferFormat.ENTRY, NARROW, 0, 3);
-                b.record(TraceBufferFormat.EXIT, NARROW, 4, 4); // folded into an entry not committed
-                b.recordLeaf(TraceBufferFormat.EXIT_BY_EXCEPTION, NARROW + 1, 0, 5); // a leaf without bytecode index, last
+                b.record(TraceBufferFormat.EXIT, wide, 9, 2); // folded into the committed entry
+                b.record(TraceBufferFormat.ENTRY, narrow, 0, 3);
+                b.record(TraceBufferFormat.EXIT, narrow, 4, 4); // folded into an entry not committed
+                b.recordLeaf(TraceBufferFormat.EXIT_BY_EXCEPTION, narrow + 1, 0, 5); // a leaf without bytecode index, last
                 b.flushPublished();
                 TraceBuffers.retire(b);
             });
@@ -63,7 +90,7 @@ class TraceBufferTest {
             r.dump(file);
         }
         List<BufferedRecords.Item> items = items(file, "late-fold");
-        assertEquals(List.of("+" + WIDE, "-" + WIDE, "+" + NARROW, "-" + NARROW, "+" + (NARROW + 1), "-!" + (NARROW + 1)),
+        assertEquals(List.of("+" + wide, "-" + wide, "+" + narrow, "-" + narrow, "+" + (narrow + 1), "-!" + (narrow + 1)),
                 items.stream().map(BufferedRecords.Item::token).toList());
         for (int i = 0; i < items.size(); i++) {
             assertEquals(i + 1, items.get(i).sequence(), "gapless sequence: " + items);
@@ -81,6 +108,7 @@ class TraceBufferTest {
         AtomicReference<TraceBuffer> buffer = new AtomicReference<>();
         try (Recording r = bufferRecording()) {
             r.start();
+            commitDefinitions();
             Thread flusher = new Thread(() -> {
                 while (!done.get()) {
                     TraceBuffer b = buffer.get();
@@ -98,9 +126,9 @@ class TraceBufferTest {
                     buffer.set(b);
                     long sequence = 1;
                     for (int i = 0; i < calls; i++) {
-                        int id = i % 3 == 0 ? WIDE : NARROW + i % 5;
+                        int id = racingId(i);
                         b.record(TraceBufferFormat.ENTRY, id, 0, sequence++);
-                        b.record(TraceBufferFormat.EXIT, id, i % 100, sequence++);
+                        b.record(TraceBufferFormat.EXIT, id, racingBci(i, id), sequence++);
                     }
                     done.set(true);
                     TraceBuffers.retire(b);
@@ -120,18 +148,78 @@ class TraceBufferTest {
         List<BufferedRecords.Item> items = items(file, "racing-folds");
         assertEquals(2 * calls, items.size(), "every record, once");
         long leaves = 0;
+        long defined = 0;
         for (int i = 0; i < calls; i++) {
-            int id = i % 3 == 0 ? WIDE : NARROW + i % 5;
+            int id = racingId(i);
             BufferedRecords.Item entry = items.get(2 * i);
             BufferedRecords.Item exit = items.get(2 * i + 1);
             assertEquals("+" + id, entry.token(), "record " + entry.sequence());
             assertEquals("-" + id, exit.token(), "record " + exit.sequence());
             assertEquals(2L * i + 1, entry.sequence());
             assertEquals(2L * i + 2, exit.sequence());
-            assertEquals(i % 100, exit.bci(), "record " + exit.sequence());
+            assertEquals(racingBci(i, id), exit.bci(), "record " + exit.sequence());
+            assertEquals(racingBci(i, id) == returnBci(id), exit.defined(), "record " + exit.sequence());
             leaves += exit.leaf() ? 1 : 0;
+            defined += exit.defined() ? 1 : 0;
         }
         assertTrue(leaves > calls / 2, leaves + " of " + calls + " calls folded");
+        assertTrue(defined > calls / 10, defined + " of " + calls + " exits by the defined return");
+    }
+
+    private static int racingId(int i) {
+        return i % 3 == 0 ? (i % 2 == 0 ? wide : wideReturn) : narrow + i % 5;
+    }
+
+    /** Mostly the method's defined return, else (and for a method without one) another index. */
+    private static int racingBci(int i, int id) {
+        return returnBci(id) >= 0 && i % 4 != 1 ? returnBci(id) : 10 + i % 90;
+    }
+
+    @Test
+    void exitsByTheDefinedReturnLeaveTheIndexOutAndDecodeToIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.jfr");
+        int n = narrow + 3;
+        try (Recording r = bufferRecording()) {
+            r.start();
+            commitDefinitions();
+            runOrFail("defined-exits", () -> {
+                TraceBuffer b = TraceBuffers.create(-1);
+                b.recordLeaf(TraceBufferFormat.EXIT_BY_EXCEPTION, narrow + 1, 0, -1); // the first record, the stamped one
+                b.record(TraceBufferFormat.ENTRY, wideReturn, 0, 1);
+                b.flushPublished(); // the entry committed: the fold below leads the next event as an exit record of kind 3
+                b.record(TraceBufferFormat.EXIT, wideReturn, WIDE_RETURN_BCI, 2);
+                b.record(TraceBufferFormat.ENTRY, n, 0, 3);
+                b.record(TraceBufferFormat.EXIT, n, NARROW_RETURN_BCI, 4); // a fold of kind 3: no index appended
+                b.record(TraceBufferFormat.ENTRY, n, 0, 5);
+                b.record(TraceBufferFormat.EXIT, n, 40, 6); // the same method at another index: written
+                b.record(TraceBufferFormat.ENTRY, wideReturn, 0, 7);
+                b.record(TraceBufferFormat.ENTRY, narrow, 0, 8);
+                b.record(TraceBufferFormat.EXIT, narrow, NARROW_RETURN_BCI, 9); // another method's return index: written
+                b.record(TraceBufferFormat.EXIT, wideReturn, WIDE_RETURN_BCI, 11); // no fold (a skip before it), kind 3
+                b.recordLeaf(TraceBufferFormat.EXIT, n, NARROW_RETURN_BCI, 12);
+                b.recordLeaf(TraceBufferFormat.EXIT_BY_EXCEPTION, n, 0, 14);
+                b.flushPublished();
+                TraceBuffers.retire(b);
+            });
+            r.stop();
+            r.dump(file);
+        }
+        List<BufferedRecords.Item> items = items(file, "defined-exits");
+        assertEquals(List.of(-1L, 0L), items.subList(0, 2).stream().map(BufferedRecords.Item::sequence).toList());
+        items = items.subList(2, items.size());
+        String w = Integer.toString(wideReturn);
+        String m = Integer.toString(n);
+        String o = Integer.toString(narrow);
+        assertEquals(List.of("+" + w, "-" + w, "+" + m, "-" + m, "+" + m, "-" + m, "+" + w, "+" + o, "-" + o, "-" + w,
+                "+" + m, "-" + m, "+" + m, "-!" + m), items.stream().map(BufferedRecords.Item::token).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 11L, 12L, 13L, 14L, 15L),
+                items.stream().map(BufferedRecords.Item::sequence).toList());
+        assertEquals(List.of(0, WIDE_RETURN_BCI, 0, NARROW_RETURN_BCI, 0, 40, 0, 0, NARROW_RETURN_BCI, WIDE_RETURN_BCI, 0,
+                NARROW_RETURN_BCI, 0, 0), items.stream().map(BufferedRecords.Item::bci).toList());
+        assertEquals(List.of(false, true, false, true, false, false, false, false, false, true, false, true, false, false),
+                items.stream().map(BufferedRecords.Item::defined).toList(), "which exits left their index to the definition");
+        assertTrue(!items.get(1).leaf() && items.get(3).leaf() && items.get(11).leaf() && !items.get(9).leaf(),
+                "the fold after the commit became an exit record, the others leaf records; one exit is no leaf");
     }
 
     /** Runs {@code body} on a thread of that name; what it throws fails the test. */
@@ -152,14 +240,28 @@ class TraceBufferTest {
     private static Recording bufferRecording() {
         Recording r = new Recording();
         r.enable(EventNames.METHOD_BUFFER);
+        r.enable(EventNames.METHOD_DEFINITION);
         return r;
+    }
+
+    /** The definitions of this class's ids with their return indexes, as the agent commits them, for the tests' reader. */
+    private static void commitDefinitions() {
+        for (int id : new int[] {wide, wideReturn, narrow, narrow + 1, narrow + 2, narrow + 3, narrow + 4}) {
+            MethodDefinitionEvent e = new MethodDefinitionEvent();
+            e.methodId = id;
+            e.className = "t.T";
+            e.methodName = "m" + id;
+            e.descriptor = "()V";
+            e.returnBci = MethodRegistry.returnBci(id);
+            e.commit();
+        }
     }
 
     /** The thread's decoded records; method names are their ids. */
     private static List<BufferedRecords.Item> items(Path file, String thread) throws Exception {
         List<RecordedEvent> events = RecordingFile.readAllEvents(file);
         Map<Integer, String> names = new java.util.HashMap<>();
-        for (int id : new int[] {WIDE, NARROW, NARROW + 1, NARROW + 2, NARROW + 3, NARROW + 4}) {
+        for (int id : new int[] {wide, wideReturn, narrow, narrow + 1, narrow + 2, narrow + 3, narrow + 4}) {
             names.put(id, Integer.toString(id));
         }
         return BufferedRecords.byThread(events, names).get(thread);

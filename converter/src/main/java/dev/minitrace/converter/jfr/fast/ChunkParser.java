@@ -715,9 +715,10 @@ final class ChunkParser {
                 chars[0], charCount[0], s[F6], chars[1], charCount[1]);
     }
 
-    /** methodId, modifiers, then the strings className, methodName, descriptor. */
+    /** methodId, modifiers, then the strings className, methodName, descriptor, then returnBci (0 when the recording has none). */
     private void methodDefinition(long[] s, String[] str, JfrEventSink sink) {
-        sink.onMethodDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[2], str[3], str[4], (int) s[F1]);
+        sink.onMethodDefinition(s[SLOT_THREAD], toNanos(s[SLOT_START]), (int) s[F0], str[2], str[3], str[4], (int) s[F1],
+                (int) s[F0 + 5]);
     }
 
     /** classId, the string className, instanceSize, elementSize, objectAlignment (0 when the recording has none). */

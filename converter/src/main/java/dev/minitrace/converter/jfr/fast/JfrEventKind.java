@@ -18,7 +18,8 @@ public enum JfrEventKind {
     /** {@code minitrace.ObjectAlloc}. */
     OBJECT_ALLOC(EventNames.OBJECT_ALLOC, "objectClass", "identityHash", "bytecodeIndex", "sequence"),
     /** {@code minitrace.MethodDefinition}; string fields are named with a leading '$'. */
-    METHOD_DEFINITION(EventNames.METHOD_DEFINITION, "methodId", "modifiers", "$className", "$methodName", "$descriptor"),
+    METHOD_DEFINITION(EventNames.METHOD_DEFINITION, "methodId", "modifiers", "$className", "$methodName", "$descriptor",
+            "returnBci"),
     /** {@code jdk.GarbageCollection}. */
     GARBAGE_COLLECTION("jdk.GarbageCollection", "gcId", "name", "cause", "sumOfPauses", "longestPause"),
     /** {@code jdk.GCPhasePause}. */

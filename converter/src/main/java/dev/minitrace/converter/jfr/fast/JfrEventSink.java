@@ -69,9 +69,12 @@ public interface JfrEventSink {
                                   int holderHash, long oldRef, int oldHash, long newRef, int newHash, long sequence) {
     }
 
-    /** {@code minitrace.MethodDefinition} (rare: strings are fine here). */
+    /**
+     * {@code minitrace.MethodDefinition} (rare: strings are fine here); {@code returnBci} is 0 in a
+     * recording whose definitions lack the field (made before it, with no exit record that needs it).
+     */
     default void onMethodDefinition(long threadRef, long startNanos, int methodId, String className,
-                                    String methodName, String descriptor, int modifiers) {
+                                    String methodName, String descriptor, int modifiers, int returnBci) {
     }
 
     /**

@@ -207,8 +207,8 @@ final class RecordedEvents implements JfrEventSink {
 
     @Override
     public void onMethodDefinition(long threadRef, long startNanos, int method, String className, String methodName,
-            String descriptor, int modifiers) {
-        rare(s -> s.onMethodDefinition(threadRef, startNanos, method, className, methodName, descriptor, modifiers));
+            String descriptor, int modifiers, int returnBci) {
+        rare(s -> s.onMethodDefinition(threadRef, startNanos, method, className, methodName, descriptor, modifiers, returnBci));
     }
 
     @Override

@@ -82,7 +82,8 @@ final class CanonicalEvents {
             case "minitrace.ObjectAlloc" -> head + "|" + className(e.getClass("objectClass"))
                     + "|" + e.getInt("identityHash") + "|" + e.getInt("bytecodeIndex") + "|" + e.getLong("sequence");
             case "minitrace.MethodDefinition" -> head + "|" + e.getInt("methodId") + "|" + e.getString("className")
-                    + "|" + e.getString("methodName") + "|" + e.getString("descriptor") + "|" + e.getInt("modifiers");
+                    + "|" + e.getString("methodName") + "|" + e.getString("descriptor") + "|" + e.getInt("modifiers")
+                    + "|" + (e.hasField("returnBci") ? e.getInt("returnBci") : 0); // the fast reader's slot of a missing field is 0
             case "jdk.GarbageCollection" -> head + "|" + e.getDuration().toNanos()
                     + "|" + e.getLong("gcId") + "|" + e.getString("name") + "|" + e.getString("cause")
                     + "|" + e.getDuration("sumOfPauses").toNanos() + "|" + e.getDuration("longestPause").toNanos();
@@ -178,9 +179,9 @@ final class CanonicalEvents {
 
         @Override
         public void onMethodDefinition(long threadRef, long startNanos, int methodId, String className,
-                                       String methodName, String descriptor, int modifiers) {
+                                       String methodName, String descriptor, int modifiers, int returnBci) {
             lines.add(head("minitrace.MethodDefinition", threadRef, startNanos) + "|" + methodId + "|" + className
-                    + "|" + methodName + "|" + descriptor + "|" + modifiers);
+                    + "|" + methodName + "|" + descriptor + "|" + modifiers + "|" + returnBci);
         }
 
         @Override
