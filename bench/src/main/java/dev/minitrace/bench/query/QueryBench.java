@@ -3,6 +3,7 @@ package dev.minitrace.bench.query;
 import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
+import dev.minitrace.bench.convert.ConvertBench;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,7 +71,7 @@ public final class QueryBench {
             }
         }
         Path root = BenchPaths.projectRoot();
-        Path jfr = recording != null ? recording : root.resolve("bench/target/convert-bench-buffered.jfr");
+        Path jfr = recording != null ? recording : root.resolve("bench/target").resolve(ConvertBench.STANDARD_RECORDING);
         if (!Files.isRegularFile(jfr)) {
             throw new BenchArgs.Usage(jfr + " is missing: make it with bench/run convert --rounds 0");
         }
