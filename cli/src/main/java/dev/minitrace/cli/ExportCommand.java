@@ -69,8 +69,8 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--no-alloc", description = "Leave out the allocations.")
     boolean noAlloc;
 
-    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc",
-            description = "The record kinds to keep, a subset of method,lock,alloc,gc (default: all).")
+    @Option(names = "--events", paramLabel = "KINDS", defaultValue = "method,lock,alloc,gc,exception,field,death,receiver",
+            description = "The record kinds to keep, a subset of method,lock,alloc,gc,exception,field,death,receiver (default: all).")
     String events;
 
     @Option(names = "--fragments", paramLabel = "moving|all|none", defaultValue = "moving",

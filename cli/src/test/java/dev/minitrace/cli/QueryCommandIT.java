@@ -135,6 +135,21 @@ class QueryCommandIT {
         assertEquals("{\"calls\":8000,\"timed\":0}", o.out().strip());
     }
 
+    /**
+     * With no option the export keeps every record kind, as {@code mt convert} does: the demo's
+     * {@code .mtlog} (converted from the same recording by {@code mt demo}) exports to as many
+     * records, calls and holds as the recording itself.
+     */
+    @Test
+    void theMtlogExportsAsManyRowsAsItsRecording() throws Exception {
+        ChildProcess.Outcome jfrExport = mt("export", "--format", "parquet", jfr.toString(), dir.resolve("from-jfr").toString());
+        ChildProcess.Outcome logExport = mt("export", "--format", "parquet", "minitrace-demo.mtlog", dir.resolve("from-log").toString());
+        assertEquals(0, jfrExport.status(), jfrExport::toString);
+        assertEquals(0, logExport.status(), logExport::toString);
+        String counts = "(?s).*: (\\d+ records, \\d+ calls, \\d+ lock holds)\\R";
+        assertEquals(jfrExport.out().replaceAll(counts, "$1"), logExport.out().replaceAll(counts, "$1"));
+    }
+
     @Test
     void badSqlGetsDuckDbsOneLineAndStatus2() throws Exception {
         ChildProcess.Outcome o = mt("query", tables.toString(), "SELEC * FROM calls");

@@ -131,7 +131,9 @@ final class ColumnPages {
     /** {@code v[0, n)}, {@link ParquetFile#NULL_LONG} being null where the column is nullable. */
     void longs(long[] v, int n) {
         room(n);
-        if (defined == null) {
+        if (n > 0 && same(v, n)) {
+            repeat(v[0], ParquetFile.NULL_LONG, n);
+        } else if (defined == null) {
             for (int i = 0; i < n; i++) {
                 put(v[i]);
             }
@@ -161,7 +163,9 @@ final class ColumnPages {
     /** {@code v[0, n)}, {@link ParquetFile#NULL_INT} being null where the column is nullable. */
     void ints(int[] v, int n) {
         room(n);
-        if (defined == null) {
+        if (n > 0 && same(v, n)) {
+            repeat(v[0], ParquetFile.NULL_INT, n);
+        } else if (defined == null) {
             for (int i = 0; i < n; i++) {
                 put(v[i]);
             }
@@ -177,6 +181,59 @@ final class ColumnPages {
             }
         }
         rows += n;
+    }
+
+    /**
+     * {@code n} rows of value {@code x} ({@code nullValue} being null where the column is nullable).
+     * Most columns of a slice hold one value only (the thread, the fragments, the times a trace
+     * lacks, the null columns of a family of records): those cost a comparison per row instead of a
+     * look-up or an encoder's call per row. The caller counts the rows.
+     */
+    private void repeat(long x, long nullValue, int n) {
+        if (defined != null) {
+            if (x == nullValue) {
+                nulls += n;
+                return;
+            }
+            defined.set(rows, rows + n);
+        }
+        if (dictionary) {
+            value(x);
+            Arrays.fill(pageIds, idCount, idCount + n, id(x));
+            idCount += n;
+        } else {
+            for (int i = 0; i < n; i++) {
+                put(x, nullValue);
+            }
+        }
+    }
+
+    private void put(long x, long nullValue) {
+        if (nullValue == ParquetFile.NULL_LONG) {
+            put(x);
+        } else {
+            put((int) x);
+        }
+    }
+
+    private static boolean same(long[] v, int n) {
+        long x = v[0];
+        for (int i = 1; i < n; i++) {
+            if (v[i] != x) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean same(int[] v, int n) {
+        int x = v[0];
+        for (int i = 1; i < n; i++) {
+            if (v[i] != x) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void put(int x) {

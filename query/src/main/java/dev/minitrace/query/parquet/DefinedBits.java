@@ -39,6 +39,24 @@ final class DefinedBits {
         bits[row >>> 6] |= 1L << row;
     }
 
+    /** Rows {@code [from, to)} of the page have a value. */
+    void set(int from, int to) {
+        if (from >= to) {
+            return;
+        }
+        int first = from >>> 6;
+        int last = (to - 1) >>> 6;
+        long head = -1L << from;
+        long tail = -1L >>> -to;
+        if (first == last) {
+            bits[first] |= head & tail;
+            return;
+        }
+        bits[first] |= head;
+        Arrays.fill(bits, first + 1, last, -1L);
+        bits[last] |= tail;
+    }
+
     /** The encoding of the levels of the page's first {@code rows} rows; the bytes stay valid until {@link #clear}. */
     BytesInput encode(int rows) {
         size = 0;

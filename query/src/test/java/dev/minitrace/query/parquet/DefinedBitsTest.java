@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
@@ -85,5 +86,31 @@ class DefinedBitsTest {
         assertDecodes(v, b, "two runs");
         // two RLE runs, each a three-byte header (20,000 as a varint) and the value's byte
         assertEquals(8, b.length);
+    }
+
+    /** A range of rows set at once sets what setting each row does, at every word boundary. */
+    @Test
+    void aRangeSetsEachOfItsRows() throws Exception {
+        SplittableRandom r = new SplittableRandom(7);
+        DefinedBits bits = new DefinedBits(16);
+        for (int round = 0; round < 2000; round++) {
+            int n = 1 + r.nextInt(700);
+            int[] v = new int[n];
+            bits.room(n);
+            int at = 0;
+            while (at < n) {
+                int len = 1 + r.nextInt(round % 2 == 0 ? 8 : 200);
+                int to = Math.min(n, at + len);
+                if (r.nextBoolean()) {
+                    bits.set(at, to);
+                    Arrays.fill(v, at, to, 1);
+                }
+                at = to;
+            }
+            bits.set(n, n);
+            byte[] b = bits.encode(n).toByteArray();
+            bits.clear(n);
+            assertDecodes(v, b, "round " + round + ", " + n + " rows");
+        }
     }
 }

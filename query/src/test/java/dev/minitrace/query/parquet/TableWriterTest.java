@@ -221,6 +221,99 @@ class TableWriterTest {
         }
     }
 
+    private static final TableSchema UNIFORM = new TableSchema("u", List.of(
+            TableSchema.required("id", LONG, TableSchema.Encoding.DELTA),
+            TableSchema.required("thread", LONG),
+            TableSchema.optional("fragment", LONG),
+            TableSchema.optional("time", LONG, TableSchema.Encoding.DELTA),
+            TableSchema.optional("depth", INT),
+            TableSchema.required("bci", INT, TableSchema.Encoding.REPEATS)));
+
+    /** What {@link #uniformSlices} writes in row {@code i} (slice {@code i / SLICE}) of column {@code c}, null as null. */
+    private static Long uniform(long i, int c) {
+        long slice = i / TableWriter.SLICE;
+        // slices of one value, of nulls only, and of values that vary, in turn per column
+        int shape = (int) ((slice + c) % 3);
+        return switch (shape) {
+            case 0 -> c == 1 ? 40 + slice : c == 4 ? (long) (int) (slice % 5) : 1000 * slice;
+            case 1 -> c == 1 || c == 5 ? 3L : null;
+            default -> c == 4 || c == 5 ? i % 9 - 4 : 1_000_000 + 3 * i + (i & 7);
+        };
+    }
+
+    /**
+     * Slices whose column holds one value, or nulls only, between slices that vary, in every kind
+     * of column: each value and null comes back, and each row group's min, max and null count are
+     * those of its rows.
+     */
+    @Test
+    void slicesOfOneValueComeBackAsWritten() throws Exception {
+        int rows = 9 * TableWriter.SLICE + 17;
+        Path file = dir.resolve(TableWriter.partFile(0));
+        try (TableWriter w = new TableWriter(UNIFORM, dir, 1, 2 * TableWriter.SLICE, 1L << 30, Map.of())) {
+            for (long i = 0; i < rows; i++) {
+                int r = w.next();
+                w.longs[0][r] = i;
+                for (int c = 1; c < 6; c++) {
+                    Long v = uniform(i, c);
+                    if (c < 4) {
+                        w.longs[c][r] = v == null ? NULL_LONG : v;
+                    } else {
+                        w.ints[c][r] = v == null ? NULL_INT : (int) (long) v;
+                    }
+                }
+            }
+        }
+        String[] names = {"id", "thread", "fragment", "time", "depth", "bci"};
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            List<String> bad = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT * FROM read_parquet('" + file + "') ORDER BY id")) {
+                long i = 0;
+                while (rs.next()) {
+                    for (int k = 1; k < 6; k++) {
+                        Object v = rs.getObject(k + 1);
+                        Long expected = uniform(i, k);
+                        if (!String.valueOf(expected).equals(String.valueOf(v)) && bad.size() < 5) {
+                            bad.add(names[k] + " of row " + i + ": " + v + " instead of " + expected);
+                        }
+                    }
+                    i++;
+                }
+                assertEquals(rows, i);
+            }
+            assertEquals(List.of(), bad);
+            long first = 0;
+            try (ResultSet rs = s.executeQuery("SELECT row_group_num_rows, column_id, stats_min_value, stats_max_value, stats_null_count"
+                    + " FROM parquet_metadata('" + file + "') ORDER BY row_group_id, column_id")) {
+                while (rs.next()) {
+                    int k = rs.getInt(2);
+                    long n = rs.getLong(1);
+                    if (k >= 1 && k <= 4) {
+                        long min = Long.MAX_VALUE;
+                        long max = Long.MIN_VALUE;
+                        long nulls = 0;
+                        for (long i = first; i < first + n; i++) {
+                            Long v = uniform(i, k);
+                            if (v == null) {
+                                nulls++;
+                            } else {
+                                min = Math.min(min, v);
+                                max = Math.max(max, v);
+                            }
+                        }
+                        String expected = nulls == n ? "null|null|" + n : min + "|" + max + "|" + nulls;
+                        assertEquals(expected, rs.getString(3) + "|" + rs.getString(4) + "|" + rs.getLong(5),
+                                names[k] + " in the row group from row " + first);
+                    }
+                    if (k == 5) {
+                        first += n;
+                    }
+                }
+            }
+            assertEquals(rows, first);
+        }
+    }
+
     private static final TableSchema REPEATS = new TableSchema("h", List.of(
             TableSchema.required("id", LONG, TableSchema.Encoding.DELTA),
             TableSchema.required("stack", LONG, TableSchema.Encoding.REPEATS),
