@@ -155,7 +155,7 @@ class TreeWriterTest {
     }
 
     @Test
-    void theRecordsWaitOnDiskNotInMemory() throws Exception {
+    void everyRecordWaitsInAScratchFileThatLeavesNothingBehind() throws Exception {
         TreeWriter w = written(threads(44), Long.MAX_VALUE);
         try (var listing = Files.list(dir)) {
             // the scratch file is unlinked when made (ScratchFile), so nothing is left to list

@@ -349,11 +349,11 @@ public final class AppsBench {
                 sb.append(" agent-eager ").append(fmt(r.slowdown("agent-eager", "plain"), 3)).append("x plain;");
             }
             if (configs.contains("full")) {
-                sb.append(" full trace ").append(fmt(r.slowdown("full", "plain"), 2)).append("x plain (target <= 3);");
+                sb.append(" full trace ").append(fmt(r.slowdown("full", "plain"), 2)).append("x plain (target <= ").append(fullTarget(e.getKey())).append(");");
             }
             if (configs.contains("jep520") && configs.contains("full")) {
                 sb.append(" (full - plain) / (JEP 520 - plain) = ").append(fmt(r.addedCostRatio("full", "jep520", "plain"), 2))
-                        .append(" (target <= 0.5)");
+                        .append(" (target <= 0.3)");
             }
             System.out.println(sb);
         }
@@ -400,6 +400,11 @@ public final class AppsBench {
 
     private static OptionalDouble scale(OptionalDouble v, double divisor) {
         return v.isPresent() ? OptionalDouble.of(v.getAsDouble() / divisor) : v;
+    }
+
+    /** The full trace's target against plain: H2 makes several times the records per second of the others. */
+    private static String fullTarget(String app) {
+        return app.equals("h2") ? "4" : "1.8";
     }
 
     private static String fmt(OptionalDouble v, int decimals) {
