@@ -1,5 +1,6 @@
 package dev.minitrace.bench;
 
+import dev.minitrace.wire.RecorderOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,7 @@ public final class TracerOptions {
     }
 
     /** JFR's buffers and chunk size, as {@code bin/mt run} sets them. */
-    public static final String RECORDER_OPTIONS = "-XX:FlightRecorderOptions:memorysize=64m,maxchunksize=64m";
+    public static final String RECORDER_OPTIONS = RecorderOptions.FLIGHT_RECORDER_OPTIONS;
 
     /** {@code -javaagent:} for MiniTrace's agent jar with its options ({@code include=...,events=...}). */
     public static String agent(Path agentJar, String agentOptions) {

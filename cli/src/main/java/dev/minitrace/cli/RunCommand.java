@@ -4,6 +4,7 @@ import dev.minitrace.launch.AgentOptions;
 import dev.minitrace.launch.MiniTraceHome;
 import dev.minitrace.launch.RecordingOptions;
 import dev.minitrace.launch.TracedProcess;
+import dev.minitrace.wire.RecorderOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
             "",
             "The child JVM (the java of the JVM running mt: $JAVA_HOME's with bin/mt) gets",
             "  -javaagent:<home>/" + MiniTraceHome.AGENT_JAR + "=<agent options>",
-            "  -XX:FlightRecorderOptions:memorysize=" + RecordingOptions.MEMORY_SIZE + ",maxchunksize=" + RecordingOptions.MAX_CHUNK_SIZE,
+            "  " + RecorderOptions.FLIGHT_RECORDER_OPTIONS,
             "      (left out if your JVM options set -XX:FlightRecorderOptions)",
             "  -XX:StartFlightRecording:name=minitrace,settings=<jfc>,",
             "      filename=<out>,dumponexit=true,maxsize=0,disk=true",

@@ -1,5 +1,6 @@
 package dev.minitrace.launch;
 
+import dev.minitrace.wire.RecorderOptions;
 import java.nio.file.Path;
 
 /**
@@ -9,20 +10,6 @@ import java.nio.file.Path;
 public final class RecordingOptions {
     /** The recording's name, for {@code jcmd <pid> JFR.dump name=minitrace filename=...}. */
     public static final String NAME = "minitrace";
-    /**
-     * JFR's in-memory buffers. The default (10 MB) loses events when several threads commit
-     * millions of small events (docs/profiles.md has the measurement); lost data shows up as
-     * {@code jdk.DataLoss} events.
-     */
-    public static final String MEMORY_SIZE = "64m";
-    /**
-     * JFR's chunk size (12 MB by default, which JDK 17 keeps to): the agent commits every method
-     * definition again at the start and end of each chunk, which on ecj's JDK 17 trace (44 chunks)
-     * is 0.21 of its 3.2 bytes per record. Fewer, larger chunks write them fewer times; the
-     * converter reads chunks of up to 200 MB within its memory bound (docs/performance.md).
-     */
-    public static final String MAX_CHUNK_SIZE = "64m";
-
     private RecordingOptions() {
     }
 
@@ -45,14 +32,13 @@ public final class RecordingOptions {
     public static final int PRESERVE_REPOSITORY_SINCE = 21;
 
     /**
-     * {@code -XX:FlightRecorderOptions:memorysize=64m,maxchunksize=64m} (see {@link #MEMORY_SIZE},
-     * {@link #MAX_CHUNK_SIZE}), and on a JDK
+     * {@link RecorderOptions#FLIGHT_RECORDER_OPTIONS}, and on a JDK
      * {@code feature} that has it {@code preserve-repository=true}: JFR then keeps its chunk files
      * after the JVM exits in any way, which {@link TracedProcess} undoes once the recording is
      * known to be complete.
      */
     public static String flightRecorderOptions(int feature) {
-        return "-XX:FlightRecorderOptions:memorysize=" + MEMORY_SIZE + ",maxchunksize=" + MAX_CHUNK_SIZE
+        return RecorderOptions.FLIGHT_RECORDER_OPTIONS
                 + (feature >= PRESERVE_REPOSITORY_SINCE ? ",preserve-repository=true" : "");
     }
 
