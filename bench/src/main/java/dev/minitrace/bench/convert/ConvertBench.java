@@ -34,8 +34,11 @@ public final class ConvertBench {
     private ConvertBench() {
     }
 
-    /** A recording to convert: how it is made. */
-    private record Shape(String name, String file, int threads, int chunkMb) {
+    /**
+     * A recording to convert: how it is made. {@code running}: how many of its threads may run
+     * call trees at once (0: all of them).
+     */
+    private record Shape(String name, String file, int threads, int chunkMb, int running) {
     }
 
     /**
@@ -46,8 +49,10 @@ public final class ConvertBench {
     public static final String STANDARD_RECORDING = "convert-bench-kind3.jfr";
 
     private static final List<Shape> SHAPES = List.of(
-            new Shape("standard", STANDARD_RECORDING, 4, 0),
-            new Shape("big", "convert-bench-bigchunks-kind3.jfr", 200, 200));
+            new Shape("standard", STANDARD_RECORDING, 4, 0, 0),
+            // 200 threads taking turns, as many at once as there are cores: all running starves
+            // JFR's recorder thread on a small machine, which then discards full buffers
+            new Shape("big", "convert-bench-bigchunks-paced.jfr", 200, 200, Runtime.getRuntime().availableProcessors()));
 
     /** Entry point: a bad command line is one line on stderr and exit status 2. */
     public static void main(String[] args) throws Exception {
@@ -112,7 +117,8 @@ public final class ConvertBench {
         if (!regenerate && Files.isRegularFile(file) && Files.isRegularFile(countFile)) {
             return;
         }
-        System.out.printf(Locale.ROOT, "Generating %s: %,d minitrace events from %d threads%s...%n", file, events, shape.threads(),
+        System.out.printf(Locale.ROOT, "Generating %s: %,d minitrace events from %d threads%s%s...%n", file, events, shape.threads(),
+                shape.running() > 0 ? " (" + shape.running() + " at a time)" : "",
                 shape.chunkMb() > 0 ? ", chunks of " + shape.chunkMb() + " MB" : "");
         Files.createDirectories(file.toAbsolutePath().getParent());
         // Eager: the generator loads TracedTree before it starts its recording, and a deferred
@@ -123,7 +129,7 @@ public final class ConvertBench {
             opts.add("-XX:FlightRecorderOptions:maxchunksize=" + shape.chunkMb() + "m");
         }
         String n = jvm.run(opts, RecordingGenerator.class.getName(),
-                List.of(file.toString(), Long.toString(events), Integer.toString(shape.threads())));
+                List.of(file.toString(), Long.toString(events), Integer.toString(shape.threads()), Integer.toString(shape.running())));
         Files.writeString(countFile, n);
     }
 

@@ -1,6 +1,7 @@
 package dev.minitrace.bench.convert;
 
 import java.nio.file.Path;
+import java.util.concurrent.Semaphore;
 import jdk.jfr.Recording;
 
 /**
@@ -12,7 +13,8 @@ import jdk.jfr.Recording;
  * in every chunk, and a {@code System.gc()} every 200,000 trees of thread 0. Prints
  * {@code RESULT <minitrace events made>} (records and events together).
  *
- * <p>Arguments: {@code OUT.jfr totalEvents threads}.
+ * <p>Arguments: {@code OUT.jfr totalEvents threads [running]}: with {@code running} > 0, at most
+ * that many threads run call trees at once, taking turns batch by batch.
  */
 public final class RecordingGenerator {
     private static final int DEPTH = 10;
@@ -28,6 +30,9 @@ public final class RecordingGenerator {
         Path out = Path.of(args[0]);
         long total = Long.parseLong(args[1]);
         int threads = Integer.parseInt(args[2]);
+        int running = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+        // fair: the threads take turns, so every thread's buffer fills a little in every chunk
+        Semaphore turns = running > 0 ? new Semaphore(running, true) : null;
         long treesPerThread = (total / threads + EVENTS_PER_TREE - 1) / EVENTS_PER_TREE;
         try (Recording r = new Recording()) {
             for (String name : java.util.List.of("minitrace.MethodBuffer", "minitrace.LockAcquire", "minitrace.LockRelease",
@@ -52,7 +57,7 @@ public final class RecordingGenerator {
             for (int t = 0; t < threads; t++) {
                 final int id = t;
                 workers[t] = new Thread(() -> {
-                    counts[id] = work(id, treesPerThread);
+                    counts[id] = work(id, treesPerThread, turns);
                     done.countDown();
                     try {
                         stopped.await();
@@ -91,17 +96,29 @@ public final class RecordingGenerator {
         }
     }
 
-    private static long work(int thread, long trees) {
+    private static long work(int thread, long trees, Semaphore turns) {
         Object lock = new Object();
         long sum = 0;
+        if (turns != null) {
+            turns.acquireUninterruptibly();
+        }
         for (long t = 0; t < trees; t++) {
             if (thread == 0 && t % 200_000 == 199_999) {
                 System.gc();
             }
             if (t % PAUSE_EVERY_TREES == PAUSE_EVERY_TREES - 1) {
+                if (turns != null) {
+                    turns.release();
+                }
                 pause();
+                if (turns != null) {
+                    turns.acquireUninterruptibly();
+                }
             }
             sum += TracedTree.level(DEPTH, lock);
+        }
+        if (turns != null) {
+            turns.release();
         }
         if (sum < 0) {
             throw new AssertionError(); // keeps the calls from being optimized away
