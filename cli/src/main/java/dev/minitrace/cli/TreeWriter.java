@@ -1,14 +1,10 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.converter.SpillStore;
 import dev.minitrace.converter.mtlog.MtlogInfo;
 import dev.minitrace.converter.util.LongIntMap;
-import dev.minitrace.converter.util.LongRows;
-import dev.minitrace.converter.util.ScratchFile;
 import dev.minitrace.converter.write.TraceWriter;
-import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,22 +13,18 @@ import java.util.List;
  * What {@code mt print --tree} shows of a JFR recording: the converter's records of each thread,
  * in the thread's exact order ({@link Order#THREAD}) and with their times, kept until the names
  * are known ({@link #finish}) and then printed as {@link CallTree}s. The names come at the end, so
- * every record waits: in a {@link ScratchFile}, 21 bytes each, behind one write buffer, while
- * memory holds only where each thread's runs of records lie in it. Memory stays bounded for any
- * recording; a thread's records after {@code --to} are not kept (but the one after it, which
- * tells whether the entry at {@code --to} is an empty call), as they are never printed.
+ * every record waits in the converter's {@link SpillStore}, a few bytes each, while memory holds
+ * only where each thread's segments lie in it. Memory stays bounded for any recording; a thread's
+ * records after {@code --to} are not kept (but the one after it, which tells whether the entry at
+ * {@code --to} is an empty call), as they are never printed.
  */
 final class TreeWriter implements TraceWriter {
-    private static final int RECORD_BYTES = 1 + 8 + 8 + 4;
-    private static final int BUFFER_RECORDS = 1 << 15;
-    // a thread's runs: where in the file (byte offset) and how many records
-    private static final int RUN_AT = 0;
-    private static final int RUN_COUNT = 1;
+    private static final int READ_BUFFER_BYTES = 1 << 16;
 
-    /** One thread's records, in order: where they wait in the file. */
+    /** One thread's records, in order: the segments of the store that hold them. */
     final class ThreadRecords {
         final long key;
-        private final LongRows runs = new LongRows(2, 4);
+        private final List<SpillStore.Segment> segments = new ArrayList<>();
         private long count;
 
         private ThreadRecords(long key) {
@@ -41,25 +33,14 @@ final class TreeWriter implements TraceWriter {
 
         /** Hands the records to {@code tree}, times relative to {@code startNanos}, and ends it. */
         void print(CallTree tree, long startNanos) throws IOException {
-            ByteBuffer in = buffer;
-            for (int r = 0; r < runs.size(); r++) {
-                long at = runs.get(r, RUN_AT);
-                long left = runs.get(r, RUN_COUNT);
-                while (left > 0) {
-                    int n = (int) Math.min(left, BUFFER_RECORDS);
-                    in.clear().limit(n * RECORD_BYTES);
-                    readFully(in, at);
-                    in.flip();
-                    for (int i = 0; i < n; i++) {
-                        byte type = in.get();
-                        long time = in.getLong();
-                        long value = in.getLong();
-                        int aux = in.getInt();
-                        tree.record(type, value, aux, time == Long.MIN_VALUE ? Long.MIN_VALUE : time - startNanos, null);
-                    }
-                    at += (long) n * RECORD_BYTES;
-                    left -= n;
+            for (SpillStore.Segment s : segments) {
+                SpillStore.Cursor c = store.cursor(s, READ_BUFFER_BYTES);
+                while (c.hasNext()) {
+                    long time = c.time();
+                    tree.record(c.type(), c.value(), c.aux(), time == Long.MIN_VALUE ? Long.MIN_VALUE : time - startNanos, null);
+                    c.next();
                 }
+                c.close();
             }
             tree.end();
         }
@@ -69,12 +50,9 @@ final class TreeWriter implements TraceWriter {
     /** The number of records of a thread that are kept. */
     private final long to;
     private final Path tempDir;
-    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_RECORDS * RECORD_BYTES);
     private final LongIntMap byKey = new LongIntMap(64);
     private final List<ThreadRecords> threads = new ArrayList<>();
-    private ScratchFile file;
-    /** Bytes written to the file so far; the buffer's records follow them. */
-    private long flushed;
+    private SpillStore store;
     private ThreadRecords last;
     private MtlogInfo info;
 
@@ -112,46 +90,15 @@ final class TreeWriter implements TraceWriter {
         if (end <= from) {
             return;
         }
-        // the file's offsets run on across flushes, so a batch is one run, or extends the last
-        long at = flushed + buffer.position();
-        int r = t.runs.size() - 1;
-        if (r >= 0 && t.runs.get(r, RUN_AT) + t.runs.get(r, RUN_COUNT) * RECORD_BYTES == at) {
-            t.runs.add(r, RUN_COUNT, end - from);
-        } else {
-            r = t.runs.append();
-            t.runs.set(r, RUN_AT, at);
-            t.runs.set(r, RUN_COUNT, end - from);
+        if (store == null) {
+            store = new SpillStore(tempDir, "tree");
         }
-        for (int i = from; i < end; i++) {
-            if (!buffer.hasRemaining()) {
-                flush();
-            }
-            buffer.put(type[i]).putLong(time[i]).putLong(value[i]).putInt(aux[i]);
+        SpillStore.Segment tail = t.segments.isEmpty() ? null : t.segments.get(t.segments.size() - 1);
+        SpillStore.Segment s = store.append(tail, type, time, value, aux, from, end);
+        if (s != tail) {
+            t.segments.add(s);
         }
         t.count += end - from;
-    }
-
-    private void flush() throws IOException {
-        if (file == null) {
-            file = new ScratchFile(tempDir, "tree", ".records");
-        }
-        buffer.flip();
-        FileChannel c = file.channel();
-        while (buffer.hasRemaining()) {
-            flushed += c.write(buffer, flushed);
-        }
-        buffer.clear();
-    }
-
-    private void readFully(ByteBuffer in, long at) throws IOException {
-        long p = at;
-        while (in.hasRemaining()) {
-            int n = file.channel().read(in, p);
-            if (n < 0) {
-                throw new EOFException("the tree's records end early in " + file.path());
-            }
-            p += n;
-        }
     }
 
     @Override
@@ -160,11 +107,8 @@ final class TreeWriter implements TraceWriter {
     }
 
     @Override
-    public void finish(MtlogInfo tables) throws IOException {
+    public void finish(MtlogInfo tables) {
         info = tables;
-        if (buffer.position() > 0) {
-            flush();
-        }
     }
 
     /** The tables naming the ids, once finished. */
@@ -172,9 +116,14 @@ final class TreeWriter implements TraceWriter {
         return info;
     }
 
-    /** Bytes of records written to the file (all of them once finished). */
+    /** Records waiting in the store. */
+    long recordsWaiting() {
+        return store == null ? 0 : store.recordsWritten();
+    }
+
+    /** Bytes of records written to the store. */
     long bytesWaiting() {
-        return flushed;
+        return store == null ? 0 : store.bytesWritten();
     }
 
     /** The threads, by key. */
@@ -191,13 +140,13 @@ final class TreeWriter implements TraceWriter {
 
     /** Removes the waiting records, once printed (or on failure). */
     void discard() {
-        if (file != null) {
+        if (store != null) {
             try {
-                file.close();
+                store.close();
             } catch (IOException e) {
                 // unlinked when made (ScratchFile): its space comes back at exit whatever happens here
             }
-            file = null;
+            store = null;
         }
     }
 }

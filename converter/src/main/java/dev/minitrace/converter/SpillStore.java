@@ -15,11 +15,18 @@ import java.nio.file.Path;
  *
  * <p>A record is encoded in a few bytes, relative to the one before it in its segment: sequence
  * step, type, time step (zigzag), value (zigzag) and aux, each a base-128 varint.
+ *
+ * <p>Two users: the {@link OrderingPipeline} spills a thread's sorted entries as a segment at a
+ * time ({@link #write}); a writer whose records must all wait until the end ({@code mt print
+ * --tree}, which needs the names that come last) {@link #append}s each batch as it comes, the
+ * tail segment growing while no other thread's batch came in between.
  */
-final class SpillStore implements AutoCloseable {
+public final class SpillStore implements AutoCloseable {
     private final ScratchFile file;
     private final FileChannel channel;
+    /** Bytes in the file; {@link #pending} more wait in {@link #out} after them. */
     private long size;
+    private int pending;
     private long bytesWritten;
     private long recordsWritten;
     private byte[] out = new byte[1 << 16];
@@ -27,18 +34,19 @@ final class SpillStore implements AutoCloseable {
     private long cursorBytes;
     private long peakCursorBytes;
 
-    SpillStore(Path dir, String name) throws IOException {
+    /** A store in {@code dir} (never left behind), its file named after {@code name}. */
+    public SpillStore(Path dir, String name) throws IOException {
         this.file = new ScratchFile(dir, name, ".spill");
         this.channel = file.channel();
     }
 
-    /** Bytes spilled so far. */
-    long bytesWritten() {
+    /** Bytes spilled so far (those {@link #append} still holds in memory included). */
+    public long bytesWritten() {
         return bytesWritten;
     }
 
     /** Records spilled so far. */
-    long recordsWritten() {
+    public long recordsWritten() {
         return recordsWritten;
     }
 
@@ -52,6 +60,7 @@ final class SpillStore implements AutoCloseable {
      * segment and returns it.
      */
     Segment write(EventBuffer b, int from, int to) throws IOException {
+        flushPending();
         Segment s = new Segment();
         s.offset = size;
         s.count = to - from;
@@ -68,19 +77,81 @@ final class SpillStore implements AutoCloseable {
                 p = 0;
             }
             long seq = b.seq(i);
-            p = putVarint(out, p, seq - prevSeq);
+            p = put(out, p, seq - prevSeq, b.type[i], b.time[i] - prevTime, b.value[i] - prevValue, b.aux[i]);
             prevSeq = seq;
-            out[p++] = b.type[i];
-            p = putVarint(out, p, zigzag(b.time[i] - prevTime));
             prevTime = b.time[i];
-            p = putVarint(out, p, zigzag(b.value[i] - prevValue));
             prevValue = b.value[i];
-            p = putVarint(out, p, b.aux[i] & 0xFFFFFFFFL);
         }
         flush(p, wrap);
         s.length = size - s.offset;
         recordsWritten += s.count;
         return s;
+    }
+
+    /**
+     * Appends the records {@code [from, to)} of the arrays, in order, to {@code tail} when it is
+     * still the file's last segment and not being read, else to a new segment, which it returns
+     * ({@code tail} itself otherwise). Sequence numbers count on from {@code tail}'s (from 0 for
+     * the first), one per record. The bytes wait in memory until a buffer's worth has come.
+     */
+    public Segment append(Segment tail, byte[] type, long[] time, long[] value, int[] aux, int from, int to) throws IOException {
+        Segment s = tail;
+        if (s == null || s.offset + s.length != size + pending || s.consumed != 0 || s.count > Integer.MAX_VALUE - (to - from)) {
+            s = new Segment();
+            s.offset = size + pending;
+            s.firstSeq = tail == null ? 0 : tail.lastSeq + 1;
+            s.lastSeq = s.firstSeq - 1;
+            s.prevSeq = s.firstSeq;
+        }
+        int p = pending;
+        long prevSeq = s.prevSeq;
+        long prevTime = s.prevTime;
+        long prevValue = s.prevValue;
+        long seq = s.lastSeq;
+        for (int i = from; i < to; i++) {
+            if (p > out.length - 48) {
+                flush(p, null);
+                p = 0;
+            }
+            seq++;
+            p = put(out, p, seq - prevSeq, type[i], time[i] - prevTime, value[i] - prevValue, aux[i]);
+            prevSeq = seq;
+            prevTime = time[i];
+            prevValue = value[i];
+        }
+        pending = p;
+        // a segment being appended to keeps its encoder state where readers keep their position:
+        // no cursor reads it (consumed == 0) until it is no longer appended to
+        s.prevSeq = prevSeq;
+        s.prevTime = prevTime;
+        s.prevValue = prevValue;
+        s.lastSeq = seq;
+        s.count += to - from;
+        s.length = size + pending - s.offset;
+        recordsWritten += to - from;
+        return s;
+    }
+
+    /** A cursor at the start of {@code s} (or where the last one left it), reading {@code bufferBytes} at a time. */
+    public Cursor cursor(Segment s, int bufferBytes) throws IOException {
+        flushPending();
+        return new Cursor(s, bufferBytes);
+    }
+
+    private void flushPending() throws IOException {
+        if (pending > 0) {
+            int n = pending;
+            pending = 0;
+            flush(n, null);
+        }
+    }
+
+    private static int put(byte[] a, int p, long seqStep, byte type, long timeStep, long valueStep, int aux) {
+        p = putVarint(a, p, seqStep);
+        a[p++] = type;
+        p = putVarint(a, p, zigzag(timeStep));
+        p = putVarint(a, p, zigzag(valueStep));
+        return putVarint(a, p, aux & 0xFFFFFFFFL);
     }
 
     private ByteBuffer flush(int n, ByteBuffer wrap) throws IOException {
@@ -116,7 +187,7 @@ final class SpillStore implements AutoCloseable {
     }
 
     /** One sorted run of one thread's records in the file, consumed from its start. */
-    static final class Segment {
+    public static final class Segment {
         long offset;
         long length;
         int count;
@@ -138,13 +209,18 @@ final class SpillStore implements AutoCloseable {
         int remaining() {
             return count - consumed;
         }
+
+        /** Records in the segment. */
+        public int count() {
+            return count;
+        }
     }
 
     /**
      * Reads one segment from where it was left, a buffer at a time; {@link #peekSeq()} and the
      * {@code take} methods move through it, and {@link #close()} records the position in the segment.
      */
-    final class Cursor {
+    public final class Cursor {
         private final Segment seg;
         private final byte[] buf;
         private int pos;
@@ -182,7 +258,7 @@ final class SpillStore implements AutoCloseable {
         }
 
         /** True while the segment has a record not taken. */
-        boolean hasNext() throws IOException {
+        public boolean hasNext() throws IOException {
             if (hasHead) {
                 return true;
             }
@@ -197,13 +273,30 @@ final class SpillStore implements AutoCloseable {
             return seq;
         }
 
-        long time() {
+        public long time() {
             return time;
+        }
+
+        public byte type() {
+            return type;
+        }
+
+        public long value() {
+            return value;
+        }
+
+        public int aux() {
+            return aux;
         }
 
         /** Moves the head record into {@code b} (appended with its sequence). */
         void take(EventBuffer b) {
             b.add(type, seq, time, value, aux);
+            next();
+        }
+
+        /** Passes the head record (after {@link #hasNext}). */
+        public void next() {
             hasHead = false;
             consumed++;
             seg.consumedBytes = headEndBytes;
@@ -213,7 +306,7 @@ final class SpillStore implements AutoCloseable {
         }
 
         /** Records the position: the segment continues from here next time. */
-        void close() {
+        public void close() {
             seg.consumed = consumed;
             if (!closed) {
                 closed = true;
