@@ -29,11 +29,7 @@ class RunCommandIT {
     @Test
     void tracesTheProgramIntoOutAndReturnsItsExitStatus() throws Exception {
         Path out = dir.resolve("trace.jfr");
-        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--out", out.toString(), "--",
-                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "3");
-
-        assertEquals(3, o.status(), o::toString);
-        assertTrue(o.out().contains("sum 14"), o::out);
+        ChildProcess.Outcome o = runGoThree(out);
         List<String> err = o.errLines();
         assertTrue(err.get(err.size() - 1).startsWith("run: recording written to " + out + " ("), o::err);
         assertTrue(Files.isRegularFile(out));
@@ -57,13 +53,10 @@ class RunCommandIT {
     @Test
     void anMtlogOutIsConvertedAtExitAndNothingElseStays() throws Exception {
         Path out = dir.resolve("trace.mtlog");
-        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--out", out.toString(), "--",
-                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "3");
-        assertEquals(3, o.status(), o::toString);
-        assertTrue(o.out().contains("sum 14"), o::out);
+        ChildProcess.Outcome o = runGoThree(out);
         assertTrue(o.out().contains(out + ": "), "the conversion's summary: " + o.out());
         boolean inPlace = Runtime.version().feature() >= 21;
-        assertEquals(inPlace, o.err().contains("/.trace.mtlog." ) && o.err().contains(".chunks/<time>_"),
+        assertEquals(inPlace, o.err().contains("/.trace.mtlog.") && o.err().contains(".chunks/<time>_"),
                 "JDK " + Runtime.version().feature() + ": the repository beside OUT is named as where JFR's chunks stay: " + o.err());
         try (java.util.stream.Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(out), left.filter(p -> !Files.isDirectory(p) || p.getFileName().toString().startsWith(".")).toList(),
@@ -71,14 +64,21 @@ class RunCommandIT {
         }
 
         Path jfr = dir.resolve("trace.jfr");
-        ChildProcess.Outcome viaFile = ChildProcess.cli(dir, "run", "--out", jfr.toString(), "--",
-                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "3");
-        assertEquals(3, viaFile.status(), viaFile::toString);
+        runGoThree(jfr);
         Path converted = dir.resolve("converted.mtlog");
         assertEquals(0, ChildProcess.cli(dir, "convert", jfr.toString(), converted.toString()).status());
         Map<String, Integer> expected = entries(converted);
         assertEquals(3, expected.get("main " + FIXTURE + "::work"), expected::toString);
         assertEquals(expected, entries(out));
+    }
+
+    /** {@code mt run --out OUT} of the fixture's {@code go 3}: its output and exit status 3 checked. */
+    private ChildProcess.Outcome runGoThree(Path out) throws Exception {
+        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--out", out.toString(), "--",
+                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "3");
+        assertEquals(3, o.status(), o::toString);
+        assertTrue(o.out().contains("sum 14"), o::out);
+        return o;
     }
 
     /** Method entries per thread and method of a thread-layout .mtlog. */
