@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -104,7 +106,7 @@ public final class ConvertCommand implements Callable<Integer> {
         ConversionRun.checkTempDir(tempDir);
         ConversionReport report;
         boolean recoveryLost;
-        try (RecordingInput input = RecordingInput.open(in, tempDir, out);
+        try (RecordingInput input = RecordingInput.open(in, tempDir, out, true);
                 Progress progress = Progress.forInput(input.path(), name)) {
             report = new Converter(options, source, tempDir).convert(input.path(), f.folder() ? out.resolve("trace") : out,
                     f.writers().apply(out, options), progress);
@@ -125,6 +127,19 @@ public final class ConvertCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         err.flush();
         return report.lostData() || recoveryLost ? ExitCodes.PARTIAL : ExitCodes.OK;
+    }
+
+    /**
+     * Runs {@code mt convert ARGS} for another command ({@code mt recover}, {@code mt run}) under
+     * its name, on its output streams: picocli parses the arguments, so a default added to convert
+     * (a format, an event kind) reaches those commands too.
+     */
+    static int withDefaults(CommandSpec spec, String name, List<String> args) {
+        ConvertCommand convert = new ConvertCommand();
+        new CommandLine(convert).parseArgs(args.toArray(new String[0]));
+        convert.spec = spec;
+        convert.name = name;
+        return convert.call();
     }
 
     private ConvertOptions options() {

@@ -1,5 +1,6 @@
 package dev.minitrace.cli;
 
+import dev.minitrace.converter.recovery.RecordingRepository;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +20,12 @@ final class Progress implements LongConsumer, AutoCloseable {
     }
 
     static Progress forInput(Path in, String task) {
-        long size;
+        long size = 0;
         try {
-            size = Files.size(in);
+            // a repository folder read in place: its chunk files together
+            for (Path f : Files.isDirectory(in) ? RecordingRepository.chunkFiles(in) : java.util.List.of(in)) {
+                size += Files.size(f);
+            }
         } catch (IOException e) {
             size = 0;
         }

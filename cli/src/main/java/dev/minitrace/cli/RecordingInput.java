@@ -30,8 +30,18 @@ final class RecordingInput implements AutoCloseable {
      * A folder without chunk files, or with nothing recoverable, is a one-line failure.
      */
     static RecordingInput open(Path in, Path tempDir, Path besides) {
+        return open(in, tempDir, besides, false);
+    }
+
+    /**
+     * As {@link #open(Path, Path, Path)}; for a reader that takes a folder ({@code Converter}), a
+     * repository folder whose chunks are all finished ({@link Recovery#completeFolder}, what an
+     * orderly exit leaves) when {@code foldersInPlace}: its chunk files are read where they are,
+     * not copied into one file first.
+     */
+    static RecordingInput open(Path in, Path tempDir, Path besides, boolean foldersInPlace) {
         try {
-            if (!Recovery.needed(in)) {
+            if (!Recovery.needed(in) || foldersInPlace && Files.isDirectory(in) && Recovery.completeFolder(in)) {
                 return new RecordingInput(in, in, null);
             }
         } catch (IOException e) {

@@ -10,7 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -65,17 +64,11 @@ public final class RecoverCommand implements Callable<Integer> {
     public Integer call() {
         Path folder = folder();
         spec.commandLine().getErr().println("recover: reading " + folder);
-        // mt convert with its own defaults for everything recover does not ask: picocli parses
-        // them, so a default added to convert (a format, an event kind) reaches recover too.
-        ConvertCommand convert = new ConvertCommand();
         List<String> args = new ArrayList<>(List.of(folder.toString(), out.toString(), "--layout", layout, "--memory", memory.text));
         if (tempDir != null) {
             args.addAll(List.of("--temp-dir", tempDir.toString()));
         }
-        new CommandLine(convert).parseArgs(args.toArray(new String[0]));
-        convert.spec = spec;
-        convert.name = "recover";
-        return convert.call();
+        return ConvertCommand.withDefaults(spec, "recover", args);
     }
 
     private Path folder() {

@@ -31,26 +31,43 @@ final class TracedRun {
      */
     static TracedProcess.Result run(PrintWriter err, String command, Path jfc, Path out,
             Supplier<String> agentOptions, List<String> javaArgs) {
-        TracedProcess process;
+        return run(err, command, prepare(jfc, out, agentOptions, javaArgs, false), out);
+    }
+
+    /**
+     * The traced process of {@code javaArgs} with the profile {@code jfc} (the default profile if
+     * null) recording into {@code recording}, or with {@code keepChunks} into a JFR repository
+     * beside it ({@link TracedProcess#keepingChunks}); the user's mistakes are exit status 2, a
+     * missing build 1.
+     */
+    static TracedProcess prepare(Path jfc, Path recording, Supplier<String> agentOptions, List<String> javaArgs,
+            boolean keepChunks) {
         try {
             String options = agentOptions.get();
             MiniTraceHome home = home();
             Path profile = jfc != null ? jfc : home.profile(MiniTraceHome.DEFAULT_PROFILE);
-            process = TracedProcess.of(new TracedProcess.Spec(TracedProcess.javaExecutable(), home.agentJar(),
-                    options, profile, out, javaArgs));
+            TracedProcess.Spec spec = new TracedProcess.Spec(TracedProcess.javaExecutable(), home.agentJar(),
+                    options, profile, recording, javaArgs);
+            TracedProcess process = keepChunks ? TracedProcess.keepingChunks(spec) : TracedProcess.of(spec);
             // The user's mistakes first (exit status 2), then a missing build (1).
             home.require(home.agentJar(), "the MiniTrace agent");
+            return process;
         } catch (IllegalArgumentException e) {
             throw new CliException(e.getMessage(), ExitCodes.USAGE);
         } catch (IllegalStateException e) {
             throw new CliException(e.getMessage(), ExitCodes.FAILED);
         }
+    }
+
+    /** Runs {@code process}, printing the child's pid, where its trace goes ({@code out}) and the snapshot command on {@code err}. */
+    static TracedProcess.Result run(PrintWriter err, String command, TracedProcess process, Path out) {
+        List<String> javaArgs = process.spec().javaArgs();
         try {
             return process.run(pid -> {
                 err.println(command + ": tracing pid " + pid + " into " + out.toAbsolutePath().normalize()
                         + "; snapshot while it runs: jcmd " + pid + " JFR.dump name=minitrace filename=snapshot.jfr");
                 err.println(command + ": " + CrashHint.text(pid, CrashHint.option(javaArgs, "-Djava.io.tmpdir="),
-                        CrashHint.repository(javaArgs)));
+                        process.chunkFolder() != null ? process.chunkFolder().toString() : CrashHint.repository(javaArgs)));
                 err.flush();
             });
         } catch (IllegalStateException e) {

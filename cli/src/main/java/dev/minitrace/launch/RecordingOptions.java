@@ -28,6 +28,16 @@ public final class RecordingOptions {
                 + ",dumponexit=true,maxsize=0,disk=true";
     }
 
+    /**
+     * {@code -XX:StartFlightRecording:name=minitrace,settings=PROFILE,maxsize=0,disk=true}: a
+     * recording that stays in JFR's repository, its chunk files, and is copied nowhere at exit
+     * (with {@link #flightRecorderOptions(int, Path)}'s {@code preserve-repository=true} they are
+     * kept).
+     */
+    public static String startFlightRecording(Path profile) {
+        return "-XX:StartFlightRecording:name=" + NAME + ",settings=" + value("--jfc", profile) + ",maxsize=0,disk=true";
+    }
+
     /** The first JDK whose JFR has {@code preserve-repository}. */
     public static final int PRESERVE_REPOSITORY_SINCE = 21;
 
@@ -40,6 +50,18 @@ public final class RecordingOptions {
     public static String flightRecorderOptions(int feature) {
         return RecorderOptions.FLIGHT_RECORDER_OPTIONS
                 + (feature >= PRESERVE_REPOSITORY_SINCE ? ",preserve-repository=true" : "");
+    }
+
+    /**
+     * As {@link #flightRecorderOptions(int)} on a JDK that has {@code preserve-repository}, with
+     * JFR's repository in {@code repository}: the chunk files of a recording without
+     * {@code filename=} stay there after the JVM exits, to be read in place.
+     */
+    public static String flightRecorderOptions(int feature, Path repository) {
+        if (feature < PRESERVE_REPOSITORY_SINCE) {
+            throw new IllegalArgumentException("JDK " + feature + " has no preserve-repository");
+        }
+        return flightRecorderOptions(feature) + ",repository=" + value("--out", repository);
     }
 
     private static String value(String option, Path path) {

@@ -17,6 +17,11 @@ import jdk.jfr.Configuration;
  * recording. The child inherits stdin, stdout and stderr. JFR writes the recording to a
  * temporary file beside the output when the child exits; it is renamed to the output only then,
  * so the output is never a half-written file.
+ *
+ * <p>{@link #keepingChunks} instead leaves the recording in JFR's repository, a private folder
+ * beside the output, and copies it nowhere: on a JDK with {@code preserve-repository} (21+) its
+ * chunk files stay there after the child exits, for a reader that takes them in place (the
+ * converter). JFR's copy into {@code filename=} at exit is as long as the recording is large.
  */
 public final class TracedProcess {
     /**
@@ -49,13 +54,17 @@ public final class TracedProcess {
 
     private final Spec spec;
     private final Path partial;
+    /** The repository of {@link #keepingChunks}, or null when JFR writes {@link #partial}. */
+    private final Path chunkFolder;
     private Process process;
     private Result result;
 
-    private TracedProcess(Spec spec) {
+    private TracedProcess(Spec spec, boolean keepChunks) {
         this.spec = spec;
         Path name = spec.recording().getFileName();
-        this.partial = spec.recording().resolveSibling("." + name + "." + ProcessHandle.current().pid() + ".part.jfr");
+        String prefix = "." + name + "." + ProcessHandle.current().pid();
+        this.partial = keepChunks ? null : spec.recording().resolveSibling(prefix + ".part.jfr");
+        this.chunkFolder = keepChunks ? spec.recording().resolveSibling(prefix + ".chunks") : null;
     }
 
     /**
@@ -70,7 +79,40 @@ public final class TracedProcess {
         if (spec.javaArgs().isEmpty()) {
             throw new IllegalArgumentException("no program to run: give the java arguments after '--'");
         }
-        return new TracedProcess(spec);
+        return new TracedProcess(spec, false);
+    }
+
+    /**
+     * As {@link #of}, but the recording stays in a JFR repository beside {@code spec.recording()}
+     * (the output it will be converted to): the {@link Result}'s recording is that repository's
+     * folder of chunk files, which the caller reads and deletes ({@link #chunkFolder()}). Only where
+     * {@link #canKeepChunks} says so.
+     */
+    public static TracedProcess keepingChunks(Spec spec) {
+        if (!canKeepChunks(spec.javaArgs())) {
+            throw new IllegalStateException("this JDK keeps no repository, or the program's options set -XX:FlightRecorderOptions");
+        }
+        of(spec);
+        return new TracedProcess(spec, true);
+    }
+
+    /**
+     * True when the recording can stay in the repository: the child's JDK (this one's) has
+     * {@code preserve-repository}, and the program's JVM options leave the recorder options (the
+     * repository's place among them) to MiniTrace.
+     */
+    public static boolean canKeepChunks(List<String> javaArgs) {
+        return Runtime.version().feature() >= RecordingOptions.PRESERVE_REPOSITORY_SINCE && !setsRecorderOptions(javaArgs);
+    }
+
+    /** What runs. */
+    public Spec spec() {
+        return spec;
+    }
+
+    /** The private folder the child's JFR repository goes in ({@link #keepingChunks}), or null. */
+    public Path chunkFolder() {
+        return chunkFolder;
     }
 
     /** The Java launcher of the running JVM ({@code java.home}), else of {@code JAVA_HOME}, else {@code java}. */
@@ -93,16 +135,21 @@ public final class TracedProcess {
         cmd.add(spec.java().toString());
         String options = spec.agentOptions();
         cmd.add("-javaagent:" + spec.agentJar() + (options.isEmpty() ? "" : "=" + options));
-        if (!userSetsRecorderOptions()) {
-            cmd.add(RecordingOptions.flightRecorderOptions(Runtime.version().feature()));
+        if (chunkFolder != null) {
+            cmd.add(RecordingOptions.flightRecorderOptions(Runtime.version().feature(), chunkFolder));
+            cmd.add(RecordingOptions.startFlightRecording(spec.profile()));
+        } else {
+            if (!setsRecorderOptions(spec.javaArgs())) {
+                cmd.add(RecordingOptions.flightRecorderOptions(Runtime.version().feature()));
+            }
+            cmd.add(RecordingOptions.startFlightRecording(spec.profile(), partial));
         }
-        cmd.add(RecordingOptions.startFlightRecording(spec.profile(), partial));
         cmd.addAll(spec.javaArgs());
         return cmd;
     }
 
-    private boolean userSetsRecorderOptions() {
-        for (String a : spec.javaArgs()) {
+    private static boolean setsRecorderOptions(List<String> javaArgs) {
+        for (String a : javaArgs) {
             if (a.startsWith("-XX:FlightRecorderOptions")) {
                 return true;
             }
@@ -110,7 +157,7 @@ public final class TracedProcess {
         return false;
     }
 
-    /** The temporary file JFR writes before it is renamed to the output. */
+    /** The temporary file JFR writes before it is renamed to the output (null for {@link #keepingChunks}). */
     public Path partialRecording() {
         return partial;
     }
@@ -126,7 +173,11 @@ public final class TracedProcess {
         List<String> cmd = command();
         Thread hook = new Thread(this::finish, "minitrace-run-wait");
         try {
-            Files.deleteIfExists(partial);
+            if (chunkFolder != null) {
+                Files.createDirectories(chunkFolder);
+            } else {
+                Files.deleteIfExists(partial);
+            }
             synchronized (this) {
                 process = new ProcessBuilder(cmd).inheritIO().start();
             }
@@ -158,6 +209,10 @@ public final class TracedProcess {
                 // keep waiting: leaving before the child dumped would lose the recording
             }
         }
+        if (chunkFolder != null) {
+            result = keptChunks(status);
+            return result;
+        }
         boolean complete = false;
         if (Files.isRegularFile(partial)) {
             moveIntoPlace();
@@ -172,6 +227,33 @@ public final class TracedProcess {
         }
         result = new Result(process.pid(), status, complete ? spec.recording() : null, settleRepositories(process.pid(), complete));
         return result;
+    }
+
+    /**
+     * The end of a {@link #keepingChunks} run: its repository folder is the recording when every
+     * chunk is finished (an orderly exit); else it is kept for {@code mt recover}, and the private
+     * folder is removed when the child left nothing in it.
+     */
+    private Result keptChunks(int status) {
+        List<Path> found;
+        try {
+            found = RecordingRepository.ofProcess(process.pid(), List.of(chunkFolder));
+        } catch (IOException e) {
+            found = List.of();
+        }
+        if (found.isEmpty()) {
+            deleteTree(chunkFolder);
+            return new Result(process.pid(), status, null, List.of());
+        }
+        Path last = found.get(found.size() - 1);
+        try {
+            if (found.size() == 1 && Recovery.completeFolder(last)) {
+                return new Result(process.pid(), status, last, List.of());
+            }
+        } catch (IOException e) {
+            // kept, as an incomplete one
+        }
+        return new Result(process.pid(), status, null, found);
     }
 
     /**
@@ -215,7 +297,8 @@ public final class TracedProcess {
         return Path.of(repository != null ? repository : tmpdir).toAbsolutePath();
     }
 
-    private static void deleteTree(Path folder) {
+    /** Deletes a folder and what it holds, as far as it can (also the private folder of {@link #keepingChunks} once read). */
+    public static void deleteTree(Path folder) {
         try (java.util.stream.Stream<Path> walk = Files.walk(folder)) {
             for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);

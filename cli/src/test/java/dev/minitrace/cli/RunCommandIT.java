@@ -3,6 +3,9 @@ package dev.minitrace.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.mtlog.MtlogReader;
 import fixture.run.TracedProgram;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -11,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,11 +29,7 @@ class RunCommandIT {
     @Test
     void tracesTheProgramIntoOutAndReturnsItsExitStatus() throws Exception {
         Path out = dir.resolve("trace.jfr");
-        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--out", out.toString(), "--",
-                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "3");
-
-        assertEquals(3, o.status(), o::toString);
-        assertTrue(o.out().contains("sum 14"), o::out);
+        ChildProcess.Outcome o = runGoThree(out);
         List<String> err = o.errLines();
         assertTrue(err.get(err.size() - 1).startsWith("run: recording written to " + out + " ("), o::err);
         assertTrue(Files.isRegularFile(out));
@@ -42,6 +43,59 @@ class RunCommandIT {
         assertEquals(3, t.countWithClass("main", "minitrace.LockAcquire", "monitorClass", "java.lang.Object"));
         assertEquals(3, t.countWithClass("main", "minitrace.LockRelease", "monitorClass", "java.lang.Object"));
         assertTrue(t.sequenceIsContiguous("main"), "main's sequence numbers are 1..n");
+    }
+
+    /**
+     * {@code --out FILE.mtlog}: the trace converted at exit, from the kept repository in place on
+     * JDK 21+ (no copy of the recording), from a temporary recording before; either way the same
+     * records as {@code mt run} into a .jfr and {@code mt convert}, and nothing left beside it.
+     */
+    @Test
+    void anMtlogOutIsConvertedAtExitAndNothingElseStays() throws Exception {
+        Path out = dir.resolve("trace.mtlog");
+        ChildProcess.Outcome o = runGoThree(out);
+        assertTrue(o.out().contains(out + ": "), "the conversion's summary: " + o.out());
+        boolean inPlace = Runtime.version().feature() >= 21;
+        assertEquals(inPlace, o.err().contains("/.trace.mtlog.") && o.err().contains(".chunks/<time>_"),
+                "JDK " + Runtime.version().feature() + ": the repository beside OUT is named as where JFR's chunks stay: " + o.err());
+        try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(out), left.filter(p -> !Files.isDirectory(p) || p.getFileName().toString().startsWith(".")).toList(),
+                    "only the trace is left (no recording, no repository)");
+        }
+
+        Path jfr = dir.resolve("trace.jfr");
+        runGoThree(jfr);
+        Path converted = dir.resolve("converted.mtlog");
+        assertEquals(0, ChildProcess.cli(dir, "convert", jfr.toString(), converted.toString()).status());
+        Map<String, Integer> expected = entries(converted);
+        assertEquals(3, expected.get("main " + FIXTURE + "::work"), expected::toString);
+        assertEquals(expected, entries(out));
+    }
+
+    /** {@code mt run --out OUT} of the fixture's {@code go 3}: its output and exit status 3 checked. */
+    private ChildProcess.Outcome runGoThree(Path out) throws Exception {
+        ChildProcess.Outcome o = ChildProcess.cli(dir, "run", "--out", out.toString(), "--",
+                "-cp", ChildProcess.testClasses(), FIXTURE, "go", "3");
+        assertEquals(3, o.status(), o::toString);
+        assertTrue(o.out().contains("sum 14"), o::out);
+        return o;
+    }
+
+    /** Method entries per thread and method of a thread-layout .mtlog. */
+    private static Map<String, Integer> entries(Path mtlog) throws java.io.IOException {
+        Map<String, Integer> n = new TreeMap<>();
+        try (MtlogReader r = MtlogReader.open(mtlog)) {
+            Map<Long, MtlogInfo.MethodInfo> methods = r.info().methods();
+            for (Map.Entry<Long, MtlogInfo.ThreadInfo> t : r.info().threads().entrySet()) {
+                r.forEachRecord((int) (long) t.getKey(), (stream, type, value, aux) -> {
+                    if (type == MtlogFormat.METHOD_ENTRY) {
+                        MtlogInfo.MethodInfo m = methods.get(value);
+                        n.merge(t.getValue().name() + " " + m.className() + "::" + m.methodName(), 1, Integer::sum);
+                    }
+                });
+            }
+        }
+        return n;
     }
 
     @Test

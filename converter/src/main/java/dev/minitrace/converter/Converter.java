@@ -6,18 +6,21 @@ import dev.minitrace.converter.jfr.JfrChunks;
 import dev.minitrace.converter.jfr.JfrInputException;
 import dev.minitrace.converter.jfr.RecordingSource;
 import dev.minitrace.converter.mtlog.MtlogInfo;
+import dev.minitrace.converter.recovery.RecordingRepository;
+import dev.minitrace.converter.recovery.Recovery;
 import dev.minitrace.converter.write.MtlogGlobalLayout;
 import dev.minitrace.converter.write.MtlogThreadLayout;
 import dev.minitrace.converter.write.TraceWriter;
 import dev.minitrace.converter.write.TraceWriterFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * Converts a JFR recording to an {@code .mtlog} file, or to what another {@link TraceWriter} makes
+ * Converts a JFR recording (a file, or a repository folder of finished chunks) to an {@code .mtlog} file, or to what another {@link TraceWriter} makes
  * ({@link #convert(Path, Path, TraceWriterFactory, LongConsumer)}): splits the file into chunks, lets a
  * {@link RecordingSource} engine deliver them to a {@link RecordingCollector}, whose
  * {@link OrderingPipeline} puts each thread's records in exact order and hands them to a
@@ -61,7 +64,7 @@ public final class Converter {
      * @throws JfrInputException when {@code in} is not a JFR recording or has no complete chunk
      */
     public ConversionReport convert(Path in, Path out, TraceWriterFactory writers, LongConsumer progress) throws IOException {
-        JfrChunks chunks = JfrChunks.scan(in);
+        JfrChunks chunks = JfrChunks.scan(files(in));
         if (chunks.chunks().isEmpty()) {
             throw new JfrInputException("truncated before the end of its first chunk (" + chunks.tailProblem()
                     + "): nothing to convert");
@@ -124,6 +127,22 @@ public final class Converter {
             }
         }
         return report;
+    }
+
+    /**
+     * The files of recording {@code in}: itself, or the chunk files of a JFR repository folder in
+     * the order the JVM wrote them, read in place as one recording. A folder whose last chunk the
+     * JVM never finished needs {@link Recovery} first ({@link Recovery#needed}).
+     */
+    static List<Path> files(Path in) throws IOException {
+        if (!Files.isDirectory(in)) {
+            return List.of(in);
+        }
+        List<Path> files = RecordingRepository.chunkFiles(in);
+        if (files.isEmpty()) {
+            throw new JfrInputException(Recovery.NO_CHUNK_FILES);
+        }
+        return files;
     }
 
     /**

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minitrace.converter.jfr.JfrChunk;
+import dev.minitrace.converter.jfr.JfrChunks;
 import dev.minitrace.converter.mtlog.MtlogInfo;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +101,32 @@ class ConverterTest {
             SystemProperties.with("minitrace.prefetchChunkBytes", Long.toString(Long.MAX_VALUE), () -> convert(o, ahead));
             SystemProperties.with("minitrace.prefetchChunkBytes", "0", () -> convert(o, inPlace));
             assertArrayEquals(Files.readAllBytes(inPlace), Files.readAllBytes(ahead), "global " + global);
+        }
+    }
+
+    @Test
+    void aRepositoryFolderIsReadInPlaceAsTheFileOfItsChunks() throws Exception {
+        // the chunk files a JVM keeps in its repository, named as JFR names them, in an order a name sort would get wrong
+        Path repo = Files.createDirectories(dir.resolve("repository"));
+        List<JfrChunk> chunks = JfrChunks.scan(traced.file()).chunks();
+        assertTrue(chunks.size() > 1, "the recording has several chunks: " + chunks.size());
+        try (FileChannel in = FileChannel.open(traced.file(), StandardOpenOption.READ)) {
+            for (int i = 0; i < chunks.size(); i++) {
+                Path f = repo.resolve("2026_01_02_03_04_05" + (i == 0 ? "" : "_" + (i * 9)) + ".jfr");
+                try (FileChannel o = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    in.transferTo(chunks.get(i).offset(), chunks.get(i).size(), o);
+                }
+            }
+        }
+        for (boolean global : new boolean[] {false, true}) {
+            ConvertOptions o = with(global, FragmentPolicy.MOVING, null, null, null, ConvertOptions.ALL_TYPES);
+            Path fromFile = dir.resolve("fromfile.mtlog");
+            Path fromFolder = dir.resolve("fromfolder.mtlog");
+            ConversionReport file = convert(o, fromFile);
+            ConversionReport folder = BothEngines.convert(o, repo, fromFolder);
+            assertArrayEquals(Files.readAllBytes(fromFile), Files.readAllBytes(fromFolder), "global " + global);
+            assertEquals(file.chunks(), folder.chunks());
+            assertEquals(file.warnings(), folder.warnings());
         }
     }
 

@@ -68,9 +68,9 @@ public final class FastRecordingSource implements RecordingSource {
         Adapter adapter = new Adapter(sink, reorder);
         List<JfrChunk> all = chunks.chunks();
         GcEvents gcEvents = new GcEvents(sink);
-        try (JfrChunkReader reader = new JfrChunkReader(chunks.file(), KINDS,
+        try (JfrChunkReader reader = new JfrChunkReader(chunks.files(), KINDS,
                 Long.getLong("minitrace.prefetchChunkBytes", DEFAULT_PREFETCH_BYTES));
-                JfrChunkReader gcReader = new JfrChunkReader(chunks.file(), GC_KINDS, 0)) {
+                JfrChunkReader gcReader = new JfrChunkReader(chunks.files(), GC_KINDS, 0)) {
             for (int i = 0; i < all.size(); i++) {
                 JfrChunk chunk = all.get(i);
                 JfrChunk next = i + 1 < all.size() ? all.get(i + 1) : null;

@@ -1,10 +1,10 @@
 package dev.minitrace.converter.jfr;
 
 import dev.minitrace.converter.jfr.fast.ChunkHeader;
+import dev.minitrace.converter.util.FileSequence;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -13,17 +13,18 @@ import java.util.List;
  * Splits a JFR file into its chunks by reading only the chunk headers ({@link ChunkHeader}). A
  * recording cut short (a crash, a copy of a file still being written) ends with an incomplete
  * chunk: it is reported as the {@link #lostTail()} instead of failing, so every complete chunk can
- * still be read.
+ * still be read. The recording may be several files read as their concatenation (a JFR
+ * repository's chunk files, {@link FileSequence}): chunk offsets are then offsets in it.
  */
 public final class JfrChunks {
-    private final Path file;
+    private final List<Path> files;
     private final long fileSize;
     private final List<JfrChunk> chunks;
     private final long lostTail;
     private final String tailProblem;
 
-    private JfrChunks(Path file, long fileSize, List<JfrChunk> chunks, long lostTail, String tailProblem) {
-        this.file = file;
+    private JfrChunks(List<Path> files, long fileSize, List<JfrChunk> chunks, long lostTail, String tailProblem) {
+        this.files = files;
         this.fileSize = fileSize;
         this.chunks = chunks;
         this.lostTail = lostTail;
@@ -32,7 +33,12 @@ public final class JfrChunks {
 
     /** Scans {@code file}; a file that is empty or does not start with a JFR chunk is rejected with a clear message. */
     public static JfrChunks scan(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        return scan(List.of(file));
+    }
+
+    /** Scans {@code files} read as one recording, in this order; the first must start with a JFR chunk. */
+    public static JfrChunks scan(List<Path> files) throws IOException {
+        try (FileSequence ch = FileSequence.open(files)) {
             long size = ch.size();
             if (size == 0) {
                 throw new JfrInputException("empty file, not a JFR recording");
@@ -42,7 +48,7 @@ public final class JfrChunks {
             long pos = 0;
             String problem = null;
             while (pos < size) {
-                int n = ChunkHeader.read(ch, pos, b);
+                int n = ch.readAt(ByteBuffer.wrap(b), pos);
                 if (!ChunkHeader.hasMagic(b, 0, n)) {
                     if (pos == 0) {
                         throw new JfrInputException(n < 4 && size < 4 ? "not a JFR recording (" + size + " bytes)"
@@ -76,7 +82,7 @@ public final class JfrChunks {
                         h.ticksPerSecond()));
                 pos += h.size();
             }
-            return new JfrChunks(file, size, Collections.unmodifiableList(chunks), size - pos, problem);
+            return new JfrChunks(ch.files(), size, Collections.unmodifiableList(chunks), size - pos, problem);
         }
     }
 
@@ -85,12 +91,12 @@ public final class JfrChunks {
         return chunks;
     }
 
-    /** The scanned file. */
-    public Path file() {
-        return file;
+    /** The scanned files, read as one recording (usually one file). */
+    public List<Path> files() {
+        return files;
     }
 
-    /** The size of the file. */
+    /** The size of the recording (of its files together). */
     public long fileSize() {
         return fileSize;
     }

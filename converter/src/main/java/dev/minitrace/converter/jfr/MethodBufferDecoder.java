@@ -23,6 +23,18 @@ public final class MethodBufferDecoder {
     private static final int[] OBJECT_TYPES = {MtlogFormat.LOCK_ACQUIRE, MtlogFormat.LOCK_RELEASE, MtlogFormat.OBJECT_ALLOC,
         MtlogFormat.OBJECT_DEATH};
 
+    /**
+     * The header chars below {@link TraceBufferFormat#HEADER_LIMIT} that break the encoding
+     * ({@link TraceBufferFormat#misplacedBits}): a table, since every record's header is checked.
+     */
+    private static final boolean[] MISPLACED = new boolean[TraceBufferFormat.HEADER_LIMIT];
+
+    static {
+        for (int h = 0; h < MISPLACED.length; h++) {
+            MISPLACED[h] = TraceBufferFormat.misplacedBits(h);
+        }
+    }
+
     private char[] chars = new char[256];
     private int[] types = new int[64];
     /** Method id of a method record, class id of an object record. */
@@ -109,7 +121,7 @@ public final class MethodBufferDecoder {
         int p = 0;
         while (p < length) {
             int h = c[p];
-            if (h >= TraceBufferFormat.HEADER_LIMIT || TraceBufferFormat.misplacedBits(h)) {
+            if (h >= TraceBufferFormat.HEADER_LIMIT || MISPLACED[h]) {
                 return fail("header char 0x" + Integer.toHexString(h) + " at char " + p + " has reserved bits set");
             }
             int at = p;
@@ -331,6 +343,13 @@ public final class MethodBufferDecoder {
             if (x < TraceBufferFormat.VARINT_MORE) { // one char, no continuation: most method ids, bytecode indexes and tick deltas
                 pos = p + 1;
                 return x;
+            }
+            if (p + 1 < length && x < TraceBufferFormat.CHAR_LIMIT) {
+                int y = c[p + 1];
+                if (y < TraceBufferFormat.VARINT_MORE) { // two chars: most of the rest (every caller allows at least two)
+                    pos = p + 2;
+                    return (x & TraceBufferFormat.VARINT_MASK) | (long) y << TraceBufferFormat.VARINT_BITS;
+                }
             }
         }
         return longVarint(c, length, maxChars);

@@ -1,6 +1,7 @@
 package dev.minitrace.converter.jfr;
 
 import dev.minitrace.converter.mtlog.MtlogFormat;
+import dev.minitrace.converter.util.FileSequence;
 import dev.minitrace.events.EventNames;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -67,13 +68,13 @@ public final class RecordingFileSource implements RecordingSource {
             baseTicks = first.startTicks();
             ticksPerNano = (double) first.ticksPerSecond() / 1_000_000_000L;
         }
-        boolean inPlace = chunks.chunks().size() == 1 && chunks.lostTail() == 0;
+        boolean inPlace = chunks.chunks().size() == 1 && chunks.lostTail() == 0 && chunks.files().size() == 1;
         Path temp = inPlace ? null : Files.createTempFile("minitrace-chunk-", ".jfr");
-        try {
+        try (FileSequence files = inPlace ? null : FileSequence.open(chunks.files())) {
             for (JfrChunk chunk : chunks.chunks()) {
-                Path input = chunks.file();
+                Path input = chunks.files().get(0);
                 if (!inPlace) {
-                    copyRegion(chunks.file(), chunk.offset(), chunk.size(), temp);
+                    copyRegion(files, chunk.offset(), chunk.size(), temp);
                     input = temp;
                 }
                 sink.chunkBegin(chunk);
@@ -108,17 +109,9 @@ public final class RecordingFileSource implements RecordingSource {
         return failures;
     }
 
-    private static void copyRegion(Path file, long offset, long size, Path to) throws IOException {
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
-                FileChannel out = FileChannel.open(to, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            long done = 0;
-            while (done < size) {
-                long n = in.transferTo(offset + done, size - done, out);
-                if (n <= 0) {
-                    throw new IOException("cannot copy chunk at offset " + offset + " (" + done + " of " + size + " bytes copied)");
-                }
-                done += n;
-            }
+    private static void copyRegion(FileSequence files, long offset, long size, Path to) throws IOException {
+        try (FileChannel out = FileChannel.open(to, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            files.transferTo(offset, size, out);
         }
     }
 

@@ -20,12 +20,17 @@ import java.util.List;
  * cannot be read is counted in the {@link RecoveryReport}.
  */
 public final class Recovery {
+    /** What a folder without chunk files is told. */
+    public static final String NO_CHUNK_FILES =
+            "no .jfr chunk files in this folder (a JFR repository holds files named like 2026_01_02_03_04_05.jfr)";
+
     private Recovery() {
     }
 
     /**
-     * True when {@code in} must be recovered before it can be read: a folder, or a file with a chunk
-     * the JVM had not finished (state byte not 0).
+     * True when {@code in} must be recovered before it can be read as one file: a folder, or a file
+     * with a chunk the JVM had not finished (state byte not 0). The converter reads a
+     * {@link #completeFolder complete} folder in place.
      */
     public static boolean needed(Path in) throws IOException {
         if (Files.isDirectory(in)) {
@@ -78,13 +83,31 @@ public final class Recovery {
         }
     }
 
+    /**
+     * True when the repository folder {@code folder} is a whole recording, readable in place as its
+     * chunk files in order: it has some, and each is {@link #complete}. That is what an orderly
+     * exit leaves with {@code preserve-repository=true}.
+     */
+    public static boolean completeFolder(Path folder) throws IOException {
+        List<Path> files = RecordingRepository.chunkFiles(folder);
+        if (files.isEmpty()) {
+            return false;
+        }
+        for (Path f : files) {
+            if (!complete(f)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Writes the readable part of {@code in} (a folder or a file) to {@code out}. */
     public static RecoveryReport write(Path in, Path out) throws IOException {
         List<Path> files;
         if (Files.isDirectory(in)) {
             files = RecordingRepository.chunkFiles(in);
             if (files.isEmpty()) {
-                throw new JfrInputException("no .jfr chunk files in this folder (a JFR repository holds files named like 2026_01_02_03_04_05.jfr)");
+                throw new JfrInputException(NO_CHUNK_FILES);
             }
         } else {
             files = List.of(in);

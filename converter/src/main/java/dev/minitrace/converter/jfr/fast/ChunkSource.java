@@ -1,22 +1,22 @@
 package dev.minitrace.converter.jfr.fast;
 
-import dev.minitrace.converter.util.FileReads;
+import dev.minitrace.converter.util.FileSequence;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 
 /**
- * Reads chunk headers and chunk contents of a file (a JFR file is a concatenation of
- * self-contained chunks) by position, for chunks whose completeness the caller has established.
+ * Reads chunk headers and chunk contents of a recording (a JFR file is a concatenation of
+ * self-contained chunks; a repository's chunk files read as one, {@link FileSequence}) by position,
+ * for chunks whose completeness the caller has established.
  */
 final class ChunkSource {
     private static final int READ_SLICE = 1 << 20;
-    private final FileChannel channel;
+    private final FileSequence files;
     private final long fileSize;
 
-    ChunkSource(FileChannel channel) throws IOException {
-        this.channel = channel;
-        this.fileSize = channel.size();
+    ChunkSource(FileSequence files) {
+        this.files = files;
+        this.fileSize = files.size();
     }
 
     long fileSize() {
@@ -48,7 +48,7 @@ final class ChunkSource {
 
     private void readFully(ByteBuffer dst, long position, int chunk) throws IOException {
         int wanted = dst.remaining();
-        int read = FileReads.readAt(channel, dst, position);
+        int read = files.readAt(dst, position);
         if (read < wanted) {
             throw new JfrFormatException(chunk, position + read, "File shrank while being read", null);
         }

@@ -1,11 +1,11 @@
 package dev.minitrace.converter.jfr.fast;
 
+import dev.minitrace.converter.util.FileSequence;
 import dev.minitrace.converter.util.Tasks;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,7 +29,7 @@ import java.util.concurrent.Future;
  * Not thread-safe.
  */
 public final class JfrChunkReader implements Closeable {
-    private final FileChannel channel;
+    private final FileSequence files;
     private final ChunkSource source;
     private final ChunkHeader timeHeader;
     private final long maxPrefetchBytes;
@@ -42,7 +42,7 @@ public final class JfrChunkReader implements Closeable {
 
     /** Opens {@code file}, whose first chunk starts at offset 0, to decode {@code kinds}; no chunk is parsed ahead. */
     public JfrChunkReader(Path file, Set<JfrEventKind> kinds) throws IOException {
-        this(file, kinds, 0);
+        this(List.of(file), kinds, 0);
     }
 
     /**
@@ -50,6 +50,15 @@ public final class JfrChunkReader implements Closeable {
      * most {@code maxPrefetchBytes} (0: none) are parsed ahead.
      */
     public JfrChunkReader(Path file, Set<JfrEventKind> kinds, long maxPrefetchBytes) throws IOException {
+        this(List.of(file), kinds, maxPrefetchBytes);
+    }
+
+    /**
+     * Opens {@code files}, read as their concatenation ({@link FileSequence}) whose first chunk
+     * starts at offset 0, to decode {@code kinds}; chunks of at most {@code maxPrefetchBytes} (0:
+     * none) are parsed ahead.
+     */
+    public JfrChunkReader(List<Path> files, Set<JfrEventKind> kinds, long maxPrefetchBytes) throws IOException {
         boolean[] wanted = new boolean[JfrEventKind.values().length];
         for (JfrEventKind k : kinds) {
             wanted[k.ordinal()] = true;
@@ -57,12 +66,12 @@ public final class JfrChunkReader implements Closeable {
         this.maxPrefetchBytes = maxPrefetchBytes;
         this.direct = new Worker(wanted);
         this.workers = new Worker[] {new Worker(wanted), new Worker(wanted)};
-        this.channel = FileChannel.open(file, StandardOpenOption.READ);
+        this.files = FileSequence.open(files);
         try {
-            this.source = new ChunkSource(channel);
+            this.source = new ChunkSource(this.files);
             this.timeHeader = source.headerAt(0, 0);
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            this.files.close();
             throw e;
         }
         this.thread = Executors.newSingleThreadExecutor(r -> {
@@ -159,7 +168,7 @@ public final class JfrChunkReader implements Closeable {
     @Override
     public void close() throws IOException {
         thread.shutdownNow();
-        channel.close();
+        files.close();
     }
 
     /** One parser with its input window and the events it records. */

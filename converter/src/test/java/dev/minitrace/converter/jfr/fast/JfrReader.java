@@ -1,6 +1,7 @@
 package dev.minitrace.converter.jfr.fast;
 
 import dev.minitrace.converter.util.FileReads;
+import dev.minitrace.converter.util.FileSequence;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -55,8 +56,9 @@ final class JfrReader {
 
     /** Reads {@code file}, delivering the selected events of every complete chunk to {@code sink}. */
     ReadResult read(Path file, JfrEventSink sink) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ChunkSource source = new ChunkSource(channel);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+                FileSequence files = FileSequence.open(java.util.List.of(file))) {
+            ChunkSource source = new ChunkSource(files);
             Walk walk = new Walk(channel);
             long before = parser.delivered();
             int chunks = 0;
