@@ -49,6 +49,11 @@ public final class Trace {
     static volatile int epoch;
     /** Where records go (written before the flags, read after them). */
     static Records records = Records.EVENTS;
+    /**
+     * {@link #epoch} while records go to the thread buffers ({@link Records#PACKED}), else -1: the
+     * fast paths of the method hooks write only into a buffer of this epoch.
+     */
+    static volatile int packedEpoch = -1;
 
 
     // The operations of the scaffold, one per hook.
@@ -86,8 +91,25 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            guarded(OP_ENTER, methodId, 0, null, null, null);
+            enterRecord(methodId);
         }
+    }
+
+    /**
+     * The entry record's fast path (see "Fast paths" in the class comment); everything else, and
+     * any doubt, goes through {@link #guarded}.
+     */
+    private static void enterRecord(int methodId) {
+        ThreadState s = ThreadStates.cached();
+        if (s != null && s.writable()) {
+            TraceBuffer b = s.buffer;
+            if (b.entry(methodId, s.sequence + 1)) {
+                s.sequence++;
+                s.depth++;
+                return;
+            }
+        }
+        guarded(OP_ENTER, methodId, 0, null, null, null);
     }
 
     /** Instance method {@code methodId} was entered with receiver {@code self} (agent option {@code events=…+receiver}). */
@@ -100,8 +122,25 @@ public final class Trace {
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
         if (methodOn) {
-            guarded(OP_EXIT, methodId, bci, null, null, null);
+            exitRecord(methodId, bci);
         }
+    }
+
+    /**
+     * The exit record's fast path: as {@link #exit(ThreadState, int, int, boolean)} when no
+     * pending constructor is stale and a virtual thread does not leave its outermost traced frame.
+     */
+    private static void exitRecord(int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s != null && s.writable() && s.plainExit()) {
+            TraceBuffer b = s.buffer;
+            if (b.exit(methodId, bci, s.sequence + 1)) {
+                s.sequence++;
+                s.depth--;
+                return;
+            }
+        }
+        guarded(OP_EXIT, methodId, bci, null, null, null);
     }
 
     /** An exception propagates out of method {@code methodId}. */
@@ -118,8 +157,21 @@ public final class Trace {
      */
     public static void leaf(int methodId, int bci) {
         if (methodOn) {
-            guarded(OP_LEAF, methodId, bci, null, null, null);
+            leafRecord(methodId, bci);
         }
+    }
+
+    /** The leaf record's fast path: as {@link #leaf(ThreadState, int, int, boolean)} unless a virtual thread leaves its outermost traced frame. */
+    private static void leafRecord(int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s != null && s.writable() && s.plainLeaf()) {
+            TraceBuffer b = s.buffer;
+            if (b.leaf(methodId, bci, s.sequence + 1)) {
+                s.sequence += 2;
+                return;
+            }
+        }
+        guarded(OP_LEAF, methodId, bci, null, null, null);
     }
 
     /** An exception propagates out of leaf method {@code methodId}: its entry and exceptional exit as one record. */

@@ -103,6 +103,77 @@ final class TraceBuffer {
         this.flushedBase = lastStamp;
     }
 
+    // The fast paths of the method hooks (Trace.enterRecord, exitRecord, leafRecord): each writes
+    // its record only when it needs no room, no skip and no stamp, and returns false otherwise,
+    // having written nothing; the general path (record, recordLeaf) then does it. They write what
+    // the general path would write in that case, char for char.
+
+    /** Whether a record with sequence {@code sequence} can be written now without room made, a skip or a stamp. */
+    private boolean plain(long sequence) {
+        return position <= chars.length - MAX_WRITE && sequence == expectedSequence && sharesStamp();
+    }
+
+    /** The entry of {@code methodId} with sequence {@code sequence} as {@link #record} writes it unstamped, if {@link #plain}. */
+    boolean entry(int methodId, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        char[] c = chars;
+        int p = position;
+        entryStart = p;
+        c[p] = (char) (TraceBufferFormat.ENTRY | TraceBufferFormat.idForm(methodId));
+        p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
+        entryEnd = p;
+        entryMethod = methodId;
+        expectedSequence = sequence + 1;
+        records++;
+        POSITION.setRelease(this, p);
+        return true;
+    }
+
+    /** A normal exit as {@link #record} writes it unstamped (folded into the entry before it when it can), if {@link #plain}. */
+    boolean exit(int methodId, int bci, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        int p = position;
+        if (p == entryEnd && methodId == entryMethod) {
+            fold(bci, sequence);
+            return true;
+        }
+        char[] c = chars;
+        boolean defined = bci == MethodRegistry.returnBci(methodId);
+        c[p] = (char) ((defined ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT) | TraceBufferFormat.idForm(methodId));
+        p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
+        if (!defined) {
+            p = TraceBufferFormat.putVarint(c, p, bci);
+        }
+        expectedSequence = sequence + 1;
+        records++;
+        POSITION.setRelease(this, p);
+        return true;
+    }
+
+    /** A leaf call's normal return as {@link #recordLeaf} writes it unstamped (the entry's sequence {@code sequence}), if {@link #plain}. */
+    boolean leaf(int methodId, int bci, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        char[] c = chars;
+        int p = position;
+        boolean defined = bci == MethodRegistry.returnBci(methodId);
+        c[p] = (char) (TraceBufferFormat.LEAF | (defined ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT)
+                | TraceBufferFormat.idForm(methodId));
+        p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
+        if (!defined) {
+            p = TraceBufferFormat.putVarint(c, p, bci);
+        }
+        expectedSequence = sequence + 2;
+        records += 2;
+        POSITION.setRelease(this, p);
+        return true;
+    }
+
     /**
      * Appends a method record of {@code kind} ({@link TraceBufferFormat#ENTRY}, {@code EXIT} or
      * {@code EXIT_BY_EXCEPTION}) with sequence {@code sequence}; {@code bci} only for {@code EXIT}.
