@@ -56,28 +56,28 @@ public final class Trace {
     static volatile int packedEpoch = -1;
 
 
-    // The operations of the scaffold, one per hook.
+    // The operations of the scaffold, one per hook; the first three have a fast path.
     private static final int OP_ENTER = 0;
     private static final int OP_EXIT = 1;
-    private static final int OP_EXIT_BY_EXCEPTION = 2;
-    private static final int OP_CAUGHT = 3;
-    private static final int OP_SUPER_CALL = 4;
-    private static final int OP_SUPER_RETURNED = 5;
-    private static final int OP_ACQUIRE = 6;
-    private static final int OP_RELEASE = 7;
-    private static final int OP_ALLOC = 8;
-    private static final int OP_THROW = 9;
-    private static final int OP_HANDLED = 10;
-    private static final int OP_FIELD_STORE = 11;
-    private static final int OP_ARRAY_STORE = 12;
-    private static final int OP_INIT_STORE = 13;
-    private static final int OP_INIT_STORES = 14;
-    private static final int OP_DEATH = 15;
-    private static final int OP_ENTER_RECEIVER = 16;
-    private static final int OP_ALLOC_ARRAY = 17;
-    private static final int OP_ALLOC_AT = 18;
-    private static final int OP_ALLOC_ARRAY_AT = 19;
-    private static final int OP_LEAF = 20;
+    private static final int OP_LEAF = 2;
+    private static final int OP_EXIT_BY_EXCEPTION = 3;
+    private static final int OP_CAUGHT = 4;
+    private static final int OP_SUPER_CALL = 5;
+    private static final int OP_SUPER_RETURNED = 6;
+    private static final int OP_ACQUIRE = 7;
+    private static final int OP_RELEASE = 8;
+    private static final int OP_ALLOC = 9;
+    private static final int OP_THROW = 10;
+    private static final int OP_HANDLED = 11;
+    private static final int OP_FIELD_STORE = 12;
+    private static final int OP_ARRAY_STORE = 13;
+    private static final int OP_INIT_STORE = 14;
+    private static final int OP_INIT_STORES = 15;
+    private static final int OP_DEATH = 16;
+    private static final int OP_ENTER_RECEIVER = 17;
+    private static final int OP_ALLOC_ARRAY = 18;
+    private static final int OP_ALLOC_AT = 19;
+    private static final int OP_ALLOC_ARRAY_AT = 20;
     private static final int OP_LEAF_BY_EXCEPTION = 21;
 
     private Trace() {
@@ -91,25 +91,8 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            enterRecord(methodId);
+            guarded(OP_ENTER, methodId, 0, null, null, null);
         }
-    }
-
-    /**
-     * The entry record's fast path (see "Fast paths" in the class comment); everything else, and
-     * any doubt, goes through {@link #guarded}.
-     */
-    private static void enterRecord(int methodId) {
-        ThreadState s = ThreadStates.cached();
-        if (s != null && s.writable()) {
-            TraceBuffer b = s.buffer;
-            if (b.entry(methodId, s.sequence + 1)) {
-                s.sequence++;
-                s.depth++;
-                return;
-            }
-        }
-        guarded(OP_ENTER, methodId, 0, null, null, null);
     }
 
     /** Instance method {@code methodId} was entered with receiver {@code self} (agent option {@code events=…+receiver}). */
@@ -122,25 +105,8 @@ public final class Trace {
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
         if (methodOn) {
-            exitRecord(methodId, bci);
+            guarded(OP_EXIT, methodId, bci, null, null, null);
         }
-    }
-
-    /**
-     * The exit record's fast path: as {@link #exit(ThreadState, int, int, boolean)} when no
-     * pending constructor is stale and a virtual thread does not leave its outermost traced frame.
-     */
-    private static void exitRecord(int methodId, int bci) {
-        ThreadState s = ThreadStates.cached();
-        if (s != null && s.writable() && s.plainExit()) {
-            TraceBuffer b = s.buffer;
-            if (b.exit(methodId, bci, s.sequence + 1)) {
-                s.sequence++;
-                s.depth--;
-                return;
-            }
-        }
-        guarded(OP_EXIT, methodId, bci, null, null, null);
     }
 
     /** An exception propagates out of method {@code methodId}. */
@@ -157,21 +123,8 @@ public final class Trace {
      */
     public static void leaf(int methodId, int bci) {
         if (methodOn) {
-            leafRecord(methodId, bci);
+            guarded(OP_LEAF, methodId, bci, null, null, null);
         }
-    }
-
-    /** The leaf record's fast path: as {@link #leaf(ThreadState, int, int, boolean)} unless a virtual thread leaves its outermost traced frame. */
-    private static void leafRecord(int methodId, int bci) {
-        ThreadState s = ThreadStates.cached();
-        if (s != null && s.writable() && s.plainLeaf()) {
-            TraceBuffer b = s.buffer;
-            if (b.leaf(methodId, bci, s.sequence + 1)) {
-                s.sequence += 2;
-                return;
-            }
-        }
-        guarded(OP_LEAF, methodId, bci, null, null, null);
     }
 
     /** An exception propagates out of leaf method {@code methodId}: its entry and exceptional exit as one record. */
@@ -410,6 +363,12 @@ public final class Trace {
      * saved two stores per constructor call and made it the one hook with its own rules.
      */
     private static void guarded(int op, int methodId, int bci, Object object, Object old, Object value) {
+        if (op <= OP_LEAF) {
+            ThreadState f = ThreadStates.cached();
+            if (f != null && f.writable() && methodRecord(f, op, methodId, bci)) {
+                return;
+            }
+        }
         ThreadState s;
         try {
             s = ThreadStates.current();
@@ -477,6 +436,34 @@ public final class Trace {
         } finally {
             s.busy = false;
         }
+    }
+
+    /**
+     * The fast path of an entry, a normal exit or a leaf call ({@code op}) on a thread whose state
+     * is {@link ThreadState#writable}: writes the record if it needs nothing but the record (no
+     * room made, no skip, no stamp, no pending constructor found stale, no virtual thread leaving
+     * its outermost traced frame) and returns whether it did; else the scaffold does it all.
+     * Nothing here can reach instrumented code, so the busy flag is left alone.
+     */
+    private static boolean methodRecord(ThreadState s, int op, int methodId, int bci) {
+        TraceBuffer b = s.buffer;
+        if (op == OP_ENTER) {
+            if (b.entry(methodId, s.sequence + 1)) {
+                s.sequence++;
+                s.depth++;
+                return true;
+            }
+        } else if (op == OP_EXIT) {
+            if (s.plainExit() && b.exit(methodId, bci, s.sequence + 1)) {
+                s.sequence++;
+                s.depth--;
+                return true;
+            }
+        } else if (s.plainLeaf() && b.leaf(methodId, bci, s.sequence + 1)) {
+            s.sequence += 2;
+            return true;
+        }
+        return false;
     }
 
     /**
