@@ -9,17 +9,20 @@ import dev.minitrace.wire.TraceBufferFormat;
  * {@link System#identityHashCode}), and a hook reached while the same thread is already inside a
  * hook returns at once.
  *
- * <p>Every hook runs its work through one scaffold, {@link #guarded}: it takes the thread's state,
+ * <p>The common records have a fast path: an entry, a normal exit or a leaf call, when the thread's
+ * state is in its slot ({@link ThreadStates#cached}), no hook of the thread is running, and the
+ * record needs no room made, no skip and no stamp ({@link #written}, {@link TraceBuffer#entry} and
+ * its siblings). It is small, calls nothing that can reach instrumented code, and C2 inlines it
+ * into hot hook sites (with the collection counters read by one load each and the position
+ * published by a release fence, its inlined tree stays small enough not to cost H2 more JIT time
+ * than a call did).
+ *
+ * <p>Everything else runs through one scaffold, {@link #guarded}: it takes the thread's state,
  * returns when the thread is already inside a hook (the busy flag, shared with {@link Capture}),
  * marks it busy, swallows any throwable, and clears the flag. Inside, the work is one of the
  * {@code OP_} operations, which each public hook passes as a constant. C2 never inlines the
- * scaffold into a hot hook site (its bytecode is larger than {@code FreqInlineSize}: "hot method
- * too big"), which keeps the record writing out of every traced method (docs/decisions.md), so
- * one compiled scaffold serves every operation. On a program that reaches most operations (H2:
- * entries, exits, leaves, constructors, locks, allocations) that one compilation runs out of C2's
- * inlining budget ("NodeCountInliningCutoff"), and callees that C2 had already compiled on their
- * own are refused as "already compiled into a big method": part of the record path then costs
- * further calls.
+ * scaffold (its bytecode is larger than {@code FreqInlineSize}: "hot method too big"), so one
+ * compiled scaffold serves every operation.
  *
  * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
  * event kinds, starting at 1. Where the records go is chosen once, when tracing is switched on
@@ -91,7 +94,7 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            guarded(OP_ENTER, methodId, 0, null, null, null);
+            methodRecord(OP_ENTER, methodId, 0);
         }
     }
 
@@ -105,7 +108,7 @@ public final class Trace {
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
         if (methodOn) {
-            guarded(OP_EXIT, methodId, bci, null, null, null);
+            methodRecord(OP_EXIT, methodId, bci);
         }
     }
 
@@ -123,7 +126,7 @@ public final class Trace {
      */
     public static void leaf(int methodId, int bci) {
         if (methodOn) {
-            guarded(OP_LEAF, methodId, bci, null, null, null);
+            methodRecord(OP_LEAF, methodId, bci);
         }
     }
 
@@ -363,12 +366,6 @@ public final class Trace {
      * saved two stores per constructor call and made it the one hook with its own rules.
      */
     private static void guarded(int op, int methodId, int bci, Object object, Object old, Object value) {
-        if (op <= OP_LEAF) {
-            ThreadState f = ThreadStates.cached();
-            if (f != null && f.writable() && methodRecord(f, op, methodId, bci)) {
-                return;
-            }
-        }
         ThreadState s;
         try {
             s = ThreadStates.current();
@@ -439,13 +436,25 @@ public final class Trace {
     }
 
     /**
+     * An entry, a normal exit or a leaf call ({@code op}, a constant at each hook): its fast path
+     * ({@link #written}), or the scaffold. Small enough for C2 to inline into a hot hook site with
+     * the fast path, which then costs no call; the scaffold stays out of line.
+     */
+    private static void methodRecord(int op, int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s == null || !s.writable() || !written(s, op, methodId, bci)) {
+            guarded(op, methodId, bci, null, null, null);
+        }
+    }
+
+    /**
      * The fast path of an entry, a normal exit or a leaf call ({@code op}) on a thread whose state
      * is {@link ThreadState#writable}: writes the record if it needs nothing but the record (no
      * room made, no skip, no stamp, no pending constructor found stale, no virtual thread leaving
      * its outermost traced frame) and returns whether it did; else the scaffold does it all.
      * Nothing here can reach instrumented code, so the busy flag is left alone.
      */
-    private static boolean methodRecord(ThreadState s, int op, int methodId, int bci) {
+    private static boolean written(ThreadState s, int op, int methodId, int bci) {
         TraceBuffer b = s.buffer;
         if (op == OP_ENTER) {
             if (b.entry(methodId, s.sequence + 1)) {
