@@ -103,7 +103,7 @@ final class TraceBuffer {
         this.flushedBase = lastStamp;
     }
 
-    // The fast paths of the method hooks (Trace.enterRecord, exitRecord, leafRecord): each writes
+    // The fast paths of the method hooks (Trace.methodRecord): each writes
     // its record only when it needs no room, no skip and no stamp, and returns false otherwise,
     // having written nothing; the general path (record, recordLeaf) then does it. They write what
     // the general path would write in that case, char for char.
@@ -141,16 +141,7 @@ final class TraceBuffer {
             fold(bci, sequence);
             return true;
         }
-        char[] c = chars;
-        boolean defined = bci == MethodRegistry.returnBci(methodId);
-        c[p] = (char) ((defined ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT) | TraceBufferFormat.idForm(methodId));
-        p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
-        if (!defined) {
-            p = TraceBufferFormat.putVarint(c, p, bci);
-        }
-        expectedSequence = sequence + 1;
-        records++;
-        publish(p);
+        exitRecord(0, methodId, bci, sequence, 1);
         return true;
     }
 
@@ -159,19 +150,23 @@ final class TraceBuffer {
         if (!plain(sequence)) {
             return false;
         }
+        exitRecord(TraceBufferFormat.LEAF, methodId, bci, sequence, 2);
+        return true;
+    }
+
+    /** The unstamped exit record of the fast paths, a leaf one when {@code leaf} is {@link TraceBufferFormat#LEAF}; it takes {@code parts} sequence numbers. */
+    private void exitRecord(int leaf, int methodId, int bci, long sequence, int parts) {
         char[] c = chars;
         int p = position;
         boolean defined = bci == MethodRegistry.returnBci(methodId);
-        c[p] = (char) (TraceBufferFormat.LEAF | (defined ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT)
-                | TraceBufferFormat.idForm(methodId));
+        c[p] = (char) (leaf | (defined ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT) | TraceBufferFormat.idForm(methodId));
         p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
         if (!defined) {
             p = TraceBufferFormat.putVarint(c, p, bci);
         }
-        expectedSequence = sequence + 2;
-        records += 2;
+        expectedSequence = sequence + parts;
+        records += parts;
         publish(p);
-        return true;
     }
 
     /**
