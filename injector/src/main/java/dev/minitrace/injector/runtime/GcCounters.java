@@ -93,7 +93,27 @@ final class GcCounters {
         offsets = o;
         buffer = b;
         reader = directReader(b);
+        warmUp();
         return true;
+    }
+
+    /**
+     * Runs {@link #count} until the JDK has linked its method-handle call sites and customized the
+     * handle: that is Java code of {@code java.lang.invoke} (lists, maps), which a hook's fast path
+     * (no busy flag: docs/decisions.md) must never run, as an included JDK class such as
+     * {@code java.util.ArrayList} would then record inside it. Runs as the agent, recording nothing.
+     */
+    private static void warmUp() {
+        boolean marked = Trace.enterAgent();
+        try {
+            for (int i = 0; i < 4 * 128; i++) { // past the handle's customization threshold (127)
+                count();
+            }
+        } finally {
+            if (marked) {
+                Trace.leaveAgent();
+            }
+        }
     }
 
     /**
@@ -138,6 +158,15 @@ final class GcCounters {
             sb.append((char) b.get(p));
         }
         return sb.toString();
+    }
+
+    /**
+     * Whether {@link #count} reads the counters directly, running only {@code java.lang.invoke}
+     * code already linked ({@link #warmUp}), never rewritten: only then may a hook's fast path,
+     * which runs without the busy flag, call it (a program may include {@code java.nio} classes).
+     */
+    static boolean direct() {
+        return Holder.DIRECT;
     }
 
     /** Collections so far, all collectors together (only compared with an earlier value). */

@@ -12,7 +12,9 @@ import dev.minitrace.wire.TraceBufferFormat;
  * <p>The common records have a fast path: an entry, a normal exit or a leaf call, when the thread's
  * state is in its slot ({@link ThreadStates#cached}), no hook of the thread is running, and the
  * record needs no room made, no skip and no stamp ({@link #written}, {@link TraceBuffer#entry} and
- * its siblings). It is small, calls nothing that can reach instrumented code, and C2 inlines it
+ * its siblings). It is small and runs without the busy flag, so it calls no code a program's
+ * filters can rewrite (the collection counters' method handle is linked and customized when they
+ * are opened, {@code GcCounters}; without it the fast path declines), and C2 inlines it
  * into hot hook sites (with the collection counters read by one load each and the position
  * published by a release fence, its inlined tree stays small enough not to cost H2 more JIT time
  * than a call did).

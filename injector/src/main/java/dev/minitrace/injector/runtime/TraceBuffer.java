@@ -108,9 +108,12 @@ final class TraceBuffer {
     // having written nothing; the general path (record, recordLeaf) then does it. They write what
     // the general path would write in that case, char for char.
 
-    /** Whether a record with sequence {@code sequence} can be written now without room made, a skip or a stamp. */
+    /**
+     * Whether a record with sequence {@code sequence} can be written now without room made, a skip
+     * or a stamp, by code that runs nothing a program's filters can rewrite ({@link GcCounters#direct}).
+     */
     private boolean plain(long sequence) {
-        return position <= chars.length - MAX_WRITE && sequence == expectedSequence && sharesStamp();
+        return position <= chars.length - MAX_WRITE && sequence == expectedSequence && GcCounters.direct() && sharesStamp();
     }
 
     /** The entry of {@code methodId} with sequence {@code sequence} as {@link #record} writes it unstamped, if {@link #plain}. */
