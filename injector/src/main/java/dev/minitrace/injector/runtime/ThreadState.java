@@ -56,6 +56,29 @@ final class ThreadState {
         }
     }
 
+    /**
+     * Whether a hook's fast path may write into {@link #buffer} now: no hook of this thread is
+     * running, the buffer exists and belongs to the current enablement epoch, and records go to
+     * buffers ({@link Trace#packedEpoch} is -1 otherwise).
+     */
+    boolean writable() {
+        return !busy && epoch == Trace.packedEpoch && buffer != null;
+    }
+
+    /**
+     * Whether an exit now is only its record: no pending constructor is found stale (the exit
+     * would commit its exceptional exit first) and no virtual thread leaves its outermost traced
+     * frame (its buffer would retire). Only when {@link #writable}.
+     */
+    boolean plainExit() {
+        return (pending == 0 || pendingDepths[pending - 1] < depth) && (depth > 1 || !buffer.virtual);
+    }
+
+    /** Whether a leaf call now is only its record (no virtual thread's outermost traced frame). Only when {@link #writable}. */
+    boolean plainLeaf() {
+        return depth > 0 || !buffer.virtual;
+    }
+
     /** Remembers that {@code monitor}, of record ids {@code ids}, was just acquired. */
     void monitorAcquired(Object monitor, long ids) {
         if (held == heldMonitors.length) {

@@ -9,17 +9,22 @@ import dev.minitrace.wire.TraceBufferFormat;
  * {@link System#identityHashCode}), and a hook reached while the same thread is already inside a
  * hook returns at once.
  *
- * <p>Every hook runs its work through one scaffold, {@link #guarded}: it takes the thread's state,
+ * <p>The common records have a fast path: an entry, a normal exit or a leaf call, when the thread's
+ * state is in its slot ({@link ThreadStates#cached}), no hook of the thread is running, and the
+ * record needs no room made, no skip and no stamp ({@link #written}, {@link TraceBuffer#entry} and
+ * its siblings). It is small and runs without the busy flag, so it calls no code a program's
+ * filters can rewrite (the collection counters' method handle is linked and customized when they
+ * are opened, {@code GcCounters}; without it the fast path declines), and C2 inlines it
+ * into hot hook sites (with the collection counters read by one load each and the position
+ * published by a release fence, its inlined tree stays small enough not to cost H2 more JIT time
+ * than a call did).
+ *
+ * <p>Everything else runs through one scaffold, {@link #guarded}: it takes the thread's state,
  * returns when the thread is already inside a hook (the busy flag, shared with {@link Capture}),
  * marks it busy, swallows any throwable, and clears the flag. Inside, the work is one of the
  * {@code OP_} operations, which each public hook passes as a constant. C2 never inlines the
- * scaffold into a hot hook site (its bytecode is larger than {@code FreqInlineSize}: "hot method
- * too big"), which keeps the record writing out of every traced method (docs/decisions.md), so
- * one compiled scaffold serves every operation. On a program that reaches most operations (H2:
- * entries, exits, leaves, constructors, locks, allocations) that one compilation runs out of C2's
- * inlining budget ("NodeCountInliningCutoff"), and callees that C2 had already compiled on their
- * own are refused as "already compiled into a big method": part of the record path then costs
- * further calls.
+ * scaffold (its bytecode is larger than {@code FreqInlineSize}: "hot method too big"), so one
+ * compiled scaffold serves every operation.
  *
  * <p>Every committed event gets the next value of its thread's sequence, shared by all minitrace
  * event kinds, starting at 1. Where the records go is chosen once, when tracing is switched on
@@ -49,30 +54,35 @@ public final class Trace {
     static volatile int epoch;
     /** Where records go (written before the flags, read after them). */
     static Records records = Records.EVENTS;
+    /**
+     * {@link #epoch} while records go to the thread buffers ({@link Records#PACKED}), else -1: the
+     * fast paths of the method hooks write only into a buffer of this epoch.
+     */
+    static volatile int packedEpoch = -1;
 
 
-    // The operations of the scaffold, one per hook.
+    // The operations of the scaffold, one per hook; the first three have a fast path.
     private static final int OP_ENTER = 0;
     private static final int OP_EXIT = 1;
-    private static final int OP_EXIT_BY_EXCEPTION = 2;
-    private static final int OP_CAUGHT = 3;
-    private static final int OP_SUPER_CALL = 4;
-    private static final int OP_SUPER_RETURNED = 5;
-    private static final int OP_ACQUIRE = 6;
-    private static final int OP_RELEASE = 7;
-    private static final int OP_ALLOC = 8;
-    private static final int OP_THROW = 9;
-    private static final int OP_HANDLED = 10;
-    private static final int OP_FIELD_STORE = 11;
-    private static final int OP_ARRAY_STORE = 12;
-    private static final int OP_INIT_STORE = 13;
-    private static final int OP_INIT_STORES = 14;
-    private static final int OP_DEATH = 15;
-    private static final int OP_ENTER_RECEIVER = 16;
-    private static final int OP_ALLOC_ARRAY = 17;
-    private static final int OP_ALLOC_AT = 18;
-    private static final int OP_ALLOC_ARRAY_AT = 19;
-    private static final int OP_LEAF = 20;
+    private static final int OP_LEAF = 2;
+    private static final int OP_EXIT_BY_EXCEPTION = 3;
+    private static final int OP_CAUGHT = 4;
+    private static final int OP_SUPER_CALL = 5;
+    private static final int OP_SUPER_RETURNED = 6;
+    private static final int OP_ACQUIRE = 7;
+    private static final int OP_RELEASE = 8;
+    private static final int OP_ALLOC = 9;
+    private static final int OP_THROW = 10;
+    private static final int OP_HANDLED = 11;
+    private static final int OP_FIELD_STORE = 12;
+    private static final int OP_ARRAY_STORE = 13;
+    private static final int OP_INIT_STORE = 14;
+    private static final int OP_INIT_STORES = 15;
+    private static final int OP_DEATH = 16;
+    private static final int OP_ENTER_RECEIVER = 17;
+    private static final int OP_ALLOC_ARRAY = 18;
+    private static final int OP_ALLOC_AT = 19;
+    private static final int OP_ALLOC_ARRAY_AT = 20;
     private static final int OP_LEAF_BY_EXCEPTION = 21;
 
     private Trace() {
@@ -86,7 +96,7 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            guarded(OP_ENTER, methodId, 0, null, null, null);
+            methodRecord(OP_ENTER, methodId, 0);
         }
     }
 
@@ -100,7 +110,7 @@ public final class Trace {
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
         if (methodOn) {
-            guarded(OP_EXIT, methodId, bci, null, null, null);
+            methodRecord(OP_EXIT, methodId, bci);
         }
     }
 
@@ -118,7 +128,7 @@ public final class Trace {
      */
     public static void leaf(int methodId, int bci) {
         if (methodOn) {
-            guarded(OP_LEAF, methodId, bci, null, null, null);
+            methodRecord(OP_LEAF, methodId, bci);
         }
     }
 
@@ -425,6 +435,46 @@ public final class Trace {
         } finally {
             s.busy = false;
         }
+    }
+
+    /**
+     * An entry, a normal exit or a leaf call ({@code op}, a constant at each hook): its fast path
+     * ({@link #written}), or the scaffold. Small enough for C2 to inline into a hot hook site with
+     * the fast path, which then costs no call; the scaffold stays out of line.
+     */
+    private static void methodRecord(int op, int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s == null || !s.writable() || !written(s, op, methodId, bci)) {
+            guarded(op, methodId, bci, null, null, null);
+        }
+    }
+
+    /**
+     * The fast path of an entry, a normal exit or a leaf call ({@code op}) on a thread whose state
+     * is {@link ThreadState#writable}: writes the record if it needs nothing but the record (no
+     * room made, no skip, no stamp, no pending constructor found stale, no virtual thread leaving
+     * its outermost traced frame) and returns whether it did; else the scaffold does it all.
+     * Nothing here can reach instrumented code, so the busy flag is left alone.
+     */
+    private static boolean written(ThreadState s, int op, int methodId, int bci) {
+        TraceBuffer b = s.buffer;
+        if (op == OP_ENTER) {
+            if (b.entry(methodId, s.sequence + 1)) {
+                s.sequence++;
+                s.depth++;
+                return true;
+            }
+        } else if (op == OP_EXIT) {
+            if (s.plainExit() && b.exit(methodId, bci, s.sequence + 1)) {
+                s.sequence++;
+                s.depth--;
+                return true;
+            }
+        } else if (s.plainLeaf() && b.leaf(methodId, bci, s.sequence + 1)) {
+            s.sequence += 2;
+            return true;
+        }
+        return false;
     }
 
     /**

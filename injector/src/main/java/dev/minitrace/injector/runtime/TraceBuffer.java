@@ -53,7 +53,7 @@ final class TraceBuffer {
 
     // Owner only (read by the flusher under the flag after the owner released it).
     private char[] chars = new char[INITIAL_CHARS];
-    @SuppressWarnings("unused") // through POSITION
+    /** The end of the published chars: the owner writes it through {@link #publish}, the flusher reads it through POSITION. */
     private int position;
     private long expectedSequence;
     private long lastStamp;
@@ -103,6 +103,75 @@ final class TraceBuffer {
         this.flushedBase = lastStamp;
     }
 
+    // The fast paths of the method hooks (Trace.methodRecord): each writes
+    // its record only when it needs no room, no skip and no stamp, and returns false otherwise,
+    // having written nothing; the general path (record, recordLeaf) then does it. They write what
+    // the general path would write in that case, char for char.
+
+    /**
+     * Whether a record with sequence {@code sequence} can be written now without room made, a skip
+     * or a stamp, by code that runs nothing a program's filters can rewrite ({@link GcCounters#direct}).
+     */
+    private boolean plain(long sequence) {
+        return position <= chars.length - MAX_WRITE && sequence == expectedSequence && GcCounters.direct() && sharesStamp();
+    }
+
+    /** The entry of {@code methodId} with sequence {@code sequence} as {@link #record} writes it unstamped, if {@link #plain}. */
+    boolean entry(int methodId, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        char[] c = chars;
+        int p = position;
+        entryStart = p;
+        c[p] = (char) (TraceBufferFormat.ENTRY | TraceBufferFormat.idForm(methodId));
+        p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
+        entryEnd = p;
+        entryMethod = methodId;
+        expectedSequence = sequence + 1;
+        records++;
+        publish(p);
+        return true;
+    }
+
+    /** A normal exit as {@link #record} writes it unstamped (folded into the entry before it when it can), if {@link #plain}. */
+    boolean exit(int methodId, int bci, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        int p = position;
+        if (p == entryEnd && methodId == entryMethod) {
+            fold(bci, sequence);
+            return true;
+        }
+        exitRecord(0, methodId, bci, sequence, 1);
+        return true;
+    }
+
+    /** A leaf call's normal return as {@link #recordLeaf} writes it unstamped (the entry's sequence {@code sequence}), if {@link #plain}. */
+    boolean leaf(int methodId, int bci, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        exitRecord(TraceBufferFormat.LEAF, methodId, bci, sequence, 2);
+        return true;
+    }
+
+    /** The unstamped exit record of the fast paths, a leaf one when {@code leaf} is {@link TraceBufferFormat#LEAF}; it takes {@code parts} sequence numbers. */
+    private void exitRecord(int leaf, int methodId, int bci, long sequence, int parts) {
+        char[] c = chars;
+        int p = position;
+        boolean defined = bci == MethodRegistry.returnBci(methodId);
+        c[p] = (char) (leaf | (defined ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT) | TraceBufferFormat.idForm(methodId));
+        p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
+        if (!defined) {
+            p = TraceBufferFormat.putVarint(c, p, bci);
+        }
+        expectedSequence = sequence + parts;
+        records += parts;
+        publish(p);
+    }
+
     /**
      * Appends a method record of {@code kind} ({@link TraceBufferFormat#ENTRY}, {@code EXIT} or
      * {@code EXIT_BY_EXCEPTION}) with sequence {@code sequence}; {@code bci} only for {@code EXIT}.
@@ -144,7 +213,7 @@ final class TraceBuffer {
         expectedSequence = sequence + 1;
         records++;
         entryEnd = -1;
-        POSITION.setRelease(this, p);
+        publish(p);
     }
 
     /** The header a fold gives the unstamped entry header {@code entry}: a leaf of exit kind {@code kind}. */
@@ -186,7 +255,7 @@ final class TraceBuffer {
             entryEnd = p;
             entryMethod = methodId;
         }
-        POSITION.setRelease(this, p);
+        publish(p);
     }
 
     /** Appends an object record ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE} or {@code ALLOC}). */
@@ -202,7 +271,7 @@ final class TraceBuffer {
             p = TraceBufferFormat.putVarint(c, p, delta);
         }
         records++;
-        POSITION.setRelease(this, p);
+        publish(p);
     }
 
     /**
@@ -228,7 +297,7 @@ final class TraceBuffer {
             p = TraceBufferFormat.putVarint(c, p, delta);
         }
         records += parts;
-        POSITION.setRelease(this, p);
+        publish(p);
     }
 
     /** An object of a heap record: its class id + 1 and identity hash, or 0 and 0 for null. */
@@ -255,6 +324,16 @@ final class TraceBuffer {
         }
         expectedSequence = sequence + 1;
         return p;
+    }
+
+    /**
+     * Owner: makes the chars below {@code p} visible to the flusher. A release fence and a plain
+     * store are {@code POSITION.setRelease}, but two small intrinsics for the JIT to inline into
+     * every record site instead of the var handle's chain of seven methods.
+     */
+    private void publish(int p) {
+        VarHandle.releaseFence();
+        position = p;
     }
 
     /** Whether a record now would share the previous stamp ({@link #stampDelta} would return -1), without taking a stamp. */

@@ -48,6 +48,7 @@ public final class TraceSettings {
         if (method != Trace.methodOn) {
             Trace.epoch++;
         }
+        Trace.packedEpoch = form == Records.PACKED ? Trace.epoch : -1;
         Trace.methodOn = method;
         Trace.lockOn = kinds.contains(EventKind.LOCK);
         Trace.allocOn = kinds.contains(EventKind.ALLOC);

@@ -222,6 +222,61 @@ class TraceBufferTest {
                 "the fold after the commit became an exit record, the others leaf records; one exit is no leaf");
     }
 
+    @Test
+    void theFastPathsWriteWhatTheGeneralPathWrites(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.jfr");
+        int n = narrow + 3;
+        // {kind (0 entry, 1 exit, 2 leaf), id, bci, sequence}: folds (of kind 1 and 3), wide ids,
+        // defined returns, a skip (11), then enough calls to fill the buffer several times.
+        List<int[]> ops = new java.util.ArrayList<>(List.of(new int[] {0, n, 0, 1}, new int[] {1, n, NARROW_RETURN_BCI, 2},
+                new int[] {0, wide, 0, 3}, new int[] {0, narrow, 0, 4}, new int[] {1, narrow, 7, 5}, new int[] {1, wide, 12, 6},
+                new int[] {2, wideReturn, WIDE_RETURN_BCI, 7}, new int[] {2, narrow, 5, 9}, new int[] {0, narrow + 1, 0, 12},
+                new int[] {1, narrow + 1, 4, 13}, new int[] {0, wideReturn, 0, 14}, new int[] {1, wideReturn, WIDE_RETURN_BCI, 15}));
+        int seq = 16;
+        for (int i = 0; i < 3000; i++) {
+            int id = i % 3 == 0 ? wide : narrow + i % 5;
+            ops.add(new int[] {0, id, 0, seq++});
+            ops.add(i % 7 == 0 ? new int[] {2, n, NARROW_RETURN_BCI, seq++} : new int[] {1, id, i % 50, seq++});
+            if (i % 7 == 0) {
+                seq++;
+                ops.add(new int[] {1, id, i % 50, seq++});
+            }
+        }
+        int[] fastWrites = new int[1];
+        try (Recording r = bufferRecording()) {
+            r.start();
+            commitDefinitions();
+            for (boolean fast : new boolean[] {true, false}) {
+                runOrFail(fast ? "fast-paths" : "general-path", () -> {
+                    TraceBuffer b = TraceBuffers.create(1);
+                    for (int[] op : ops) {
+                        if (fast && (op[0] == 0 ? b.entry(op[1], op[3]) : op[0] == 1 ? b.exit(op[1], op[2], op[3]) : b.leaf(op[1], op[2], op[3]))) {
+                            fastWrites[0]++;
+                        } else if (op[0] == 2) {
+                            b.recordLeaf(TraceBufferFormat.EXIT, op[1], op[2], op[3]);
+                        } else {
+                            b.record(op[0] == 0 ? TraceBufferFormat.ENTRY : TraceBufferFormat.EXIT, op[1], op[2], op[3]);
+                        }
+                    }
+                    TraceBuffers.retire(b);
+                });
+            }
+            r.stop();
+            r.dump(file);
+        }
+        List<BufferedRecords.Item> fast = items(file, "fast-paths");
+        List<BufferedRecords.Item> general = items(file, "general-path");
+        assertTrue(fastWrites[0] > ops.size() * 9 / 10, "most records took the fast path: " + fastWrites[0] + " of " + ops.size());
+        assertEquals(general.size(), fast.size());
+        assertEquals(ops.stream().mapToInt(op -> op[0] == 2 ? 2 : 1).sum(), fast.size(), "every record made (a leaf decodes to two)");
+        for (int i = 0; i < fast.size(); i++) {
+            BufferedRecords.Item f = fast.get(i);
+            BufferedRecords.Item g = general.get(i);
+            assertEquals(List.of(g.token(), g.sequence(), g.bci(), g.defined(), g.leaf()), List.of(f.token(), f.sequence(), f.bci(), f.defined(), f.leaf()),
+                    "record " + i);
+        }
+    }
+
     /** Runs {@code body} on a thread of that name; what it throws fails the test. */
     private static void runOrFail(String name, Runnable body) throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
