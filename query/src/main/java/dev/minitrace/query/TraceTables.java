@@ -77,9 +77,9 @@ public final class TraceTables {
             optional("exit_fragment", LONG),
             // Rows come as calls end, so their entries' and callers' seq jump back and forth; these
             // small steps from the exit, delta-packed, stand for them (docs/query.md, "Files")
-            hidden("call_span", LONG, DELTA),
+            hidden("call_span", LONG, REPEATS),
             hidden("open_call_seq", LONG, DELTA),
-            hidden("parent_gap", LONG, DELTA)));
+            hidden("parent_gap", LONG, REPEATS)));
 
     /**
      * The calls summed per call path: written by the export as its calls end, in parts (a path may

@@ -54,13 +54,20 @@ final class StackTotals {
     /** Sums of the known durations and self times; NULL_LONG while none is known. */
     private static final int F_TOTAL = 4;
     private static final int F_SELF = 5;
-    /** The heap the table holds: its slots, their order when sorted, and the run buffer. */
-    static final long HEAP_BYTES = SLOTS * (WIDTH + 1L) * Long.BYTES + RUN_BUFFER;
+    /** Slots of the small table in front of the large one: a power of two, within a core's caches. */
+    static final int FRONT = 1 << 14;
+    /** The heap the tables hold: their slots, the large one's order when sorted, and the run buffer. */
+    static final long HEAP_BYTES = (SLOTS * (WIDTH + 2L) + FRONT * (long) WIDTH) * Long.BYTES + SLOTS / Byte.SIZE + RUN_BUFFER;
 
     private final TableWriter out;
     private final Path scratch;
     private final List<Path> runs = new ArrayList<>();
     private final long[] slots = new long[SLOTS * WIDTH];
+    /** The small table: a slot per path by the stack id's bits, its calls 0 when empty. */
+    private final long[] front = new long[FRONT * WIDTH];
+    /** The large table's stack ids by slot, and a bit per occupied slot: what a look-up probes. */
+    private final long[] keys = new long[SLOTS];
+    private final long[] occupied = new long[SLOTS / Long.SIZE];
     /** The occupied slots in the paths' order, after {@link #sortSlots}. */
     private final long[] order = new long[SLOTS];
     private final ByteBuffer runBuffer = ByteBuffer.allocate(RUN_BUFFER);
@@ -72,23 +79,19 @@ final class StackTotals {
         this.scratch = scratch;
     }
 
-    /** A call along path {@code stackId}; {@code duration} and {@code self} NULL_LONG when unknown. */
+    /**
+     * A call along path {@code stackId}; {@code duration} and {@code self} NULL_LONG when unknown. The
+     * call is summed in a small direct-mapped table first, which stays in the core's caches: a program's
+     * calls repeat the same few paths in a loop, and the large table, a cache miss per look-up, gets a
+     * path's sums only when another path takes its place there (most calls of an export end here).
+     */
     void add(long stackId, long parentStack, long methodId, long duration, long selfNs) throws IOException {
-        long[] t = slots;
-        int mask = SLOTS - 1;
-        int h = (int) (stackId ^ (stackId >>> 32)) & mask;
-        int at = h * WIDTH;
-        while (t[at + F_CALLS] != 0 && (t[at + F_STACK] != stackId || t[at + F_PARENT] != parentStack || t[at + F_METHOD] != methodId)) {
-            h = (h + 1) & mask;
-            at = h * WIDTH;
+        long[] t = front;
+        int at = ((int) (stackId >>> 32) & (FRONT - 1)) * WIDTH;
+        if (t[at + F_CALLS] != 0 && (t[at + F_STACK] != stackId || t[at + F_PARENT] != parentStack || t[at + F_METHOD] != methodId)) {
+            evict(at);
         }
         if (t[at + F_CALLS] == 0) {
-            if (size == FULL) {
-                spill();
-                add(stackId, parentStack, methodId, duration, selfNs);
-                return;
-            }
-            size++;
             t[at + F_STACK] = stackId;
             t[at + F_PARENT] = parentStack;
             t[at + F_METHOD] = methodId;
@@ -98,6 +101,48 @@ final class StackTotals {
         t[at + F_CALLS]++;
         t[at + F_TOTAL] = plus(t[at + F_TOTAL], duration);
         t[at + F_SELF] = plus(t[at + F_SELF], selfNs);
+    }
+
+    /** Moves the sums of the small table's slot at {@code at} into the large table. */
+    private void evict(int at) throws IOException {
+        long[] f = front;
+        sum(f[at + F_STACK], f[at + F_PARENT], f[at + F_METHOD], f[at + F_CALLS], f[at + F_TOTAL], f[at + F_SELF]);
+        f[at + F_CALLS] = 0;
+    }
+
+    /** Adds {@code calls} calls along a path and the sums of their times (NULL_LONG: none known) to the large table. */
+    private void sum(long stackId, long parentStack, long methodId, long calls, long total, long selfNs) throws IOException {
+        long[] t = slots;
+        int mask = SLOTS - 1;
+        int h = (int) (stackId ^ (stackId >>> 32)) & mask;
+        // the probes read the stack ids and the bits of the occupied slots, a cache line for many slots
+        while ((occupied[h >>> 6] & (1L << h)) != 0) {
+            if (keys[h] == stackId) {
+                int at = h * WIDTH;
+                if (t[at + F_PARENT] == parentStack && t[at + F_METHOD] == methodId) {
+                    t[at + F_CALLS] += calls;
+                    t[at + F_TOTAL] = plus(t[at + F_TOTAL], total);
+                    t[at + F_SELF] = plus(t[at + F_SELF], selfNs);
+                    return;
+                }
+            }
+            h = (h + 1) & mask;
+        }
+        if (size == FULL) {
+            spill();
+            sum(stackId, parentStack, methodId, calls, total, selfNs);
+            return;
+        }
+        size++;
+        occupied[h >>> 6] |= 1L << h;
+        keys[h] = stackId;
+        int at = h * WIDTH;
+        t[at + F_STACK] = stackId;
+        t[at + F_PARENT] = parentStack;
+        t[at + F_METHOD] = methodId;
+        t[at + F_CALLS] = calls;
+        t[at + F_TOTAL] = total;
+        t[at + F_SELF] = selfNs;
     }
 
     /** A sum of known values: null while neither is known. */
@@ -169,6 +214,7 @@ final class StackTotals {
         for (int h = 0; h < SLOTS; h++) {
             slots[h * WIDTH + F_CALLS] = 0;
         }
+        Arrays.fill(occupied, 0);
         size = 0;
     }
 
@@ -180,6 +226,11 @@ final class StackTotals {
 
     /** Writes every path's row: the runs and the table merged, the sums of a path added up. */
     void finish() throws IOException {
+        for (int at = 0; at < front.length; at += WIDTH) {
+            if (front[at + F_CALLS] != 0) {
+                evict(at);
+            }
+        }
         sortSlots();
         List<Source> sources = new ArrayList<>();
         sources.add(new TableSource());
