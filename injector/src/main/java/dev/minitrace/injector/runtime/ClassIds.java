@@ -1,6 +1,7 @@
 package dev.minitrace.injector.runtime;
 
 import dev.minitrace.events.ClassDefinitionEvent;
+import java.lang.ref.WeakReference;
 
 /**
  * Small ids for the classes of monitors and allocated objects, as buffered object records carry
@@ -24,8 +25,29 @@ final class ClassIds {
         }
     };
 
+    /**
+     * The fast paths' view of {@link #IDS}: a direct-mapped table by the class's identity hash of
+     * classes already given an id, each held weakly (a class loader must stay collectable). A
+     * lookup runs only the agent's own code, intrinsics and {@code java.lang.ref}, which no filter
+     * can rewrite, so a hook may use it without its busy flag; {@code ClassValue}'s code it may
+     * not, as an included JDK class could record inside it. A miss (a class met first, a slot
+     * taken by another class, a cleared reference, a racy read of a slot being filled) sends the
+     * record to the general path, which fills the slot.
+     */
+    private static final Known[] KNOWN = new Known[1024];
+
+    /** A slot of {@link #KNOWN}: the class, weakly, and its id. */
+    private static final class Known extends WeakReference<Class<?>> {
+        final Id id;
+
+        Known(Class<?> type, Id id) {
+            super(type);
+            this.id = id;
+        }
+    }
+
     /** Boxed once per class, never per record. */
-    private static final class Id {
+    static final class Id {
         final int value;
         /** Whether the definition carries the class's sizes (arrays: at once; others: after an instance was measured). */
         volatile boolean measured;
@@ -41,7 +63,27 @@ final class ClassIds {
 
     /** The id of {@code type}, registering it (and committing its definition) the first time. */
     static int of(Class<?> type) {
-        return IDS.get(type).value;
+        Id id = IDS.get(type);
+        remember(type, id);
+        return id.value;
+    }
+
+    /**
+     * The id of {@code type} if a general lookup ({@link #of}, {@link #ofAllocated}) has cached it
+     * (then its {@link Id#measured} tells whether the definition has the sizes), else null; for
+     * the hooks' fast paths, which call nothing a filter can rewrite.
+     */
+    static Id known(Class<?> type) {
+        Known k = KNOWN[System.identityHashCode(type) & (KNOWN.length - 1)];
+        return k != null && k.refersTo(type) ? k.id : null;
+    }
+
+    private static void remember(Class<?> type, Id id) {
+        int slot = System.identityHashCode(type) & (KNOWN.length - 1);
+        Known k = KNOWN[slot];
+        if (k == null || !k.refersTo(type)) {
+            KNOWN[slot] = new Known(type, id);
+        }
     }
 
     /**
@@ -49,10 +91,12 @@ final class ClassIds {
      * of a class is seen this way its size is measured and the definition committed again with it.
      */
     static int ofAllocated(Object allocated) {
-        Id id = IDS.get(allocated.getClass());
+        Class<?> type = allocated.getClass();
+        Id id = IDS.get(type);
         if (!id.measured) {
             measure(id, allocated);
         }
+        remember(type, id);
         return id.value;
     }
 

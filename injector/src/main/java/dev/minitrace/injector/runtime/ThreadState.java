@@ -115,6 +115,32 @@ final class ThreadState {
         return -1;
     }
 
+    /**
+     * For the fast path of an acquire: whether {@link #monitorAcquired} has room without growing
+     * or forgetting (JDK code, {@code java.util.Arrays}, which a filter may rewrite).
+     */
+    boolean roomToHold() {
+        return held < heldMonitors.length;
+    }
+
+    /** Remembers {@code monitor} as {@link #monitorAcquired} does, where {@link #roomToHold} said there is room. */
+    void hold(Object monitor, long ids) {
+        heldMonitors[held] = monitor;
+        heldIds[held] = ids;
+        held++;
+    }
+
+    /** For the fast path of a release: the ids {@link #monitorReleased} would return if {@code monitor} is the innermost held one, else -1. */
+    long innermostHeld(Object monitor) {
+        int i = held - 1;
+        return i >= 0 && heldMonitors[i] == monitor ? heldIds[i] : -1;
+    }
+
+    /** Forgets the innermost held monitor, which {@link #innermostHeld} found. */
+    void releaseInnermost() {
+        heldMonitors[--held] = null;
+    }
+
     /** Forgets every held monitor (enablement changed, or too many releases were missed). */
     void forgetMonitors() {
         java.util.Arrays.fill(heldMonitors, 0, held, null);

@@ -9,9 +9,10 @@ import dev.minitrace.wire.TraceBufferFormat;
  * {@link System#identityHashCode}), and a hook reached while the same thread is already inside a
  * hook returns at once.
  *
- * <p>The common records have a fast path: an entry, a normal exit or a leaf call, when the thread's
- * state is in its slot ({@link ThreadStates#cached}), no hook of the thread is running, and the
- * record needs no room made, no skip and no stamp ({@link #written}, {@link TraceBuffer#entry} and
+ * <p>The common records have a fast path: an entry, a normal exit, a leaf call, a monitor's
+ * acquire and release and an allocation, when the thread's state is in its slot
+ * ({@link ThreadStates#cached}), no hook of the thread is running, and the record needs no room
+ * made, no skip and no stamp ({@link #enterRecord} and its siblings, {@link TraceBuffer#entry} and
  * its siblings). It is small and runs without the busy flag, so it calls no code a program's
  * filters can rewrite (the collection counters' method handle is linked and customized when they
  * are opened, {@code GcCounters}; without it the fast path declines), and C2 inlines it
@@ -96,7 +97,7 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            methodRecord(OP_ENTER, methodId, 0);
+            enterRecord(methodId);
         }
     }
 
@@ -110,7 +111,7 @@ public final class Trace {
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
         if (methodOn) {
-            methodRecord(OP_EXIT, methodId, bci);
+            exitRecord(methodId, bci);
         }
     }
 
@@ -128,7 +129,7 @@ public final class Trace {
      */
     public static void leaf(int methodId, int bci) {
         if (methodOn) {
-            methodRecord(OP_LEAF, methodId, bci);
+            leafRecord(methodId, bci);
         }
     }
 
@@ -166,7 +167,7 @@ public final class Trace {
     /** The current thread now holds {@code monitor}, acquired at {@code bci} (0: synchronized method). */
     public static void lockAcquire(Object monitor, int bci) {
         if (lockOn && monitor != null) {
-            guarded(OP_ACQUIRE, 0, bci, monitor, null, null);
+            acquireRecord(monitor, 0, bci);
         }
     }
 
@@ -182,14 +183,14 @@ public final class Trace {
     /** As {@link #lockAcquire(Object, int)}, with the monitor's identity hash from {@link #lockHash}, or 0 if unknown. */
     public static void lockAcquire(Object monitor, int hash, int bci) {
         if (lockOn && monitor != null) {
-            guarded(OP_ACQUIRE, hash, bci, monitor, null, null);
+            acquireRecord(monitor, hash, bci);
         }
     }
 
     /** The current thread is about to release {@code monitor} at {@code bci} (0: synchronized method). */
     public static void lockRelease(Object monitor, int bci) {
         if (lockOn && monitor != null) {
-            guarded(OP_RELEASE, 0, bci, monitor, null, null);
+            releaseRecord(monitor, bci);
         }
     }
 
@@ -197,14 +198,14 @@ public final class Trace {
     public static void alloc(Object object, int bci) {
         if (allocOn && object != null) {
             // a death is recorded only for an object whose allocation record exists: OP_ALLOC watches it
-            guarded(OP_ALLOC, 0, bci, object, null, null);
+            allocRecord(object, bci);
         }
     }
 
     /** {@code array} was allocated by the {@code newarray}, {@code anewarray} or {@code multianewarray} at {@code bci}. */
     public static void allocArray(Object array, int bci) {
         if (allocOn && array != null) {
-            guarded(OP_ALLOC_ARRAY, 0, bci, array, null, null);
+            arrayRecord(array, bci);
         }
     }
 
@@ -437,44 +438,106 @@ public final class Trace {
         }
     }
 
-    /**
-     * An entry, a normal exit or a leaf call ({@code op}, a constant at each hook): its fast path
-     * ({@link #written}), or the scaffold. Small enough for C2 to inline into a hot hook site with
-     * the fast path, which then costs no call; the scaffold stays out of line.
-     */
-    private static void methodRecord(int op, int methodId, int bci) {
+    // The fast paths: one method per hook, each small enough that C2 inlines it into a hot hook
+    // site even once it was compiled on its own (a callee whose own compiled code is larger than
+    // InlineSmallCode, 2,500 bytes, is called, not inlined: "already compiled into a big method",
+    // as one method for all three method records was). Each writes its record if it needs nothing
+    // but the record: no room made, no skip, no stamp (TraceBuffer#entry and its siblings), no
+    // pending constructor found stale and no virtual thread leaving its outermost traced frame;
+    // else the scaffold does it all. Nothing they run can reach instrumented code (getClass,
+    // identityHashCode and Array.getLength are intrinsics or native, ClassIds#known reads only
+    // the agent's table and java.lang.ref), so the busy flag is left alone.
+
+    private static void enterRecord(int methodId) {
         ThreadState s = ThreadStates.cached();
-        if (s == null || !s.writable() || !written(s, op, methodId, bci)) {
-            guarded(op, methodId, bci, null, null, null);
+        if (s != null && s.writable() && s.buffer.entry(methodId, s.sequence + 1)) {
+            s.sequence++;
+            s.depth++;
+        } else {
+            guarded(OP_ENTER, methodId, 0, null, null, null);
+        }
+    }
+
+    private static void exitRecord(int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s != null && s.writable() && s.plainExit() && s.buffer.exit(methodId, bci, s.sequence + 1)) {
+            s.sequence++;
+            s.depth--;
+        } else {
+            guarded(OP_EXIT, methodId, bci, null, null, null);
+        }
+    }
+
+    private static void leafRecord(int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s != null && s.writable() && s.plainLeaf() && s.buffer.leaf(methodId, bci, s.sequence + 1)) {
+            s.sequence += 2;
+        } else {
+            guarded(OP_LEAF, methodId, bci, null, null, null);
         }
     }
 
     /**
-     * The fast path of an entry, a normal exit or a leaf call ({@code op}) on a thread whose state
-     * is {@link ThreadState#writable}: writes the record if it needs nothing but the record (no
-     * room made, no skip, no stamp, no pending constructor found stale, no virtual thread leaving
-     * its outermost traced frame) and returns whether it did; else the scaffold does it all.
-     * Nothing here can reach instrumented code, so the busy flag is left alone.
+     * An acquire ({@code hash}: the monitor's identity hash if known, else 0) whose monitor's class
+     * the fast lookup knows ({@link ClassIds#known}), with room to remember the monitor held.
      */
-    private static boolean written(ThreadState s, int op, int methodId, int bci) {
-        TraceBuffer b = s.buffer;
-        if (op == OP_ENTER) {
-            if (b.entry(methodId, s.sequence + 1)) {
-                s.sequence++;
-                s.depth++;
-                return true;
-            }
-        } else if (op == OP_EXIT) {
-            if (s.plainExit() && b.exit(methodId, bci, s.sequence + 1)) {
-                s.sequence++;
-                s.depth--;
-                return true;
-            }
-        } else if (s.plainLeaf() && b.leaf(methodId, bci, s.sequence + 1)) {
-            s.sequence += 2;
-            return true;
+    private static void acquireRecord(Object monitor, int hash, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s == null || !s.writable() || !s.roomToHold() || !acquired(s, monitor, hash, bci)) {
+            guarded(OP_ACQUIRE, hash, bci, monitor, null, null);
         }
-        return false;
+    }
+
+    private static boolean acquired(ThreadState s, Object monitor, int hash, int bci) {
+        ClassIds.Id id = ClassIds.known(monitor.getClass());
+        if (id == null) {
+            return false;
+        }
+        int h = hash != 0 ? hash : System.identityHashCode(monitor);
+        long next = s.sequence + 1;
+        if (!s.buffer.object(TraceBufferFormat.ACQUIRE, id.value, h, bci, next)) {
+            return false;
+        }
+        s.sequence = next;
+        s.hold(monitor, (long) id.value << 32 | h & 0xFFFFFFFFL);
+        return true;
+    }
+
+    /** A release of the innermost monitor the thread remembers holding: the ids of its acquire serve. */
+    private static void releaseRecord(Object monitor, int bci) {
+        ThreadState s = ThreadStates.cached();
+        long ids;
+        if (s != null && s.writable() && (ids = s.innermostHeld(monitor)) >= 0
+                && s.buffer.object(TraceBufferFormat.RELEASE, (int) (ids >>> 32), (int) ids, bci, s.sequence + 1)) {
+            s.sequence++;
+            s.releaseInnermost();
+        } else {
+            guarded(OP_RELEASE, 0, bci, monitor, null, null);
+        }
+    }
+
+    /** An allocation whose class the fast lookup knows with its size measured, no death watched. */
+    private static void allocRecord(Object object, int bci) {
+        ThreadState s = ThreadStates.cached();
+        ClassIds.Id id;
+        if (s != null && s.writable() && !deathOn && (id = ClassIds.known(object.getClass())) != null && id.measured
+                && s.buffer.object(TraceBufferFormat.ALLOC, id.value, System.identityHashCode(object), bci, s.sequence + 1)) {
+            s.sequence++;
+        } else {
+            guarded(OP_ALLOC, 0, bci, object, null, null);
+        }
+    }
+
+    /** An array's allocation whose class the fast lookup knows (an array class is measured from the start), no death watched. */
+    private static void arrayRecord(Object array, int bci) {
+        ThreadState s = ThreadStates.cached();
+        ClassIds.Id id;
+        if (s != null && s.writable() && !deathOn && (id = ClassIds.known(array.getClass())) != null
+                && s.buffer.array(java.lang.reflect.Array.getLength(array), bci, id.value, System.identityHashCode(array), s.sequence + 1)) {
+            s.sequence += TraceBufferFormat.heapParts(TraceBufferFormat.ARRAY_ALLOC);
+        } else {
+            guarded(OP_ALLOC_ARRAY, 0, bci, array, null, null);
+        }
     }
 
     /**

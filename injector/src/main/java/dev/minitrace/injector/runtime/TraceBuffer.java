@@ -103,7 +103,7 @@ final class TraceBuffer {
         this.flushedBase = lastStamp;
     }
 
-    // The fast paths of the method hooks (Trace.methodRecord): each writes
+    // The fast paths of the hooks (Trace.enterRecord and its siblings): each writes
     // its record only when it needs no room, no skip and no stamp, and returns false otherwise,
     // having written nothing; the general path (record, recordLeaf) then does it. They write what
     // the general path would write in that case, char for char.
@@ -139,12 +139,27 @@ final class TraceBuffer {
         if (!plain(sequence)) {
             return false;
         }
+        // One body for the fold and the exit record, to keep the inlined hook small (Trace.exitRecord).
+        char[] c = chars;
         int p = position;
-        if (p == entryEnd && methodId == entryMethod) {
-            fold(bci, sequence);
-            return true;
+        boolean defined = bci == MethodRegistry.returnBci(methodId);
+        int kind = defined ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT;
+        boolean fold = p == entryEnd && methodId == entryMethod;
+        if (!fold) {
+            c[p] = (char) (kind | TraceBufferFormat.idForm(methodId));
+            p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
         }
-        exitRecord(0, methodId, bci, sequence, 1);
+        if (!defined) {
+            p = TraceBufferFormat.putVarint(c, p, bci); // a fold's: begin() left room for a whole record after the entry
+        }
+        if (fold) {
+            // as fold(): the index is stored before the header changes
+            c[entryStart] = leafOf(c[entryStart], kind);
+            entryEnd = -1;
+        }
+        expectedSequence = sequence + 1;
+        records++;
+        publish(p);
         return true;
     }
 
@@ -154,6 +169,48 @@ final class TraceBuffer {
             return false;
         }
         exitRecord(TraceBufferFormat.LEAF, methodId, bci, sequence, 2);
+        return true;
+    }
+
+    /**
+     * An object record ({@link TraceBufferFormat#ACQUIRE}, {@code RELEASE} or {@code ALLOC}) as
+     * {@link #recordObject} writes it unstamped, if {@link #plain}.
+     */
+    boolean object(int kind, int classId, int identityHash, int bci, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        char[] c = chars;
+        int p = position;
+        c[p] = (char) (TraceBufferFormat.OBJECT | kind);
+        p = TraceBufferFormat.putVarint(c, p + 1, classId);
+        p = TraceBufferFormat.putVarint(c, p, identityHash & 0xFFFFFFFFL);
+        p = TraceBufferFormat.putVarint(c, p, bci);
+        expectedSequence = sequence + 1;
+        records++;
+        publish(p);
+        return true;
+    }
+
+    /**
+     * An array's allocation (heap record {@link TraceBufferFormat#ARRAY_ALLOC}: its length, and the
+     * array as class id and identity hash) as {@link #recordHeap} writes it unstamped, if {@link #plain}.
+     */
+    boolean array(int length, int bci, int classId, int identityHash, long sequence) {
+        if (!plain(sequence)) {
+            return false;
+        }
+        char[] c = chars;
+        int p = position;
+        c[p] = (char) TraceBufferFormat.heapHeader(TraceBufferFormat.ARRAY_ALLOC);
+        p = TraceBufferFormat.putVarint(c, p + 1, length & 0xFFFFFFFFL);
+        p = TraceBufferFormat.putVarint(c, p, bci);
+        p = TraceBufferFormat.putVarint(c, p, classId + 1L);
+        p = TraceBufferFormat.putVarint(c, p, identityHash & 0xFFFFFFFFL);
+        int parts = TraceBufferFormat.heapParts(TraceBufferFormat.ARRAY_ALLOC);
+        expectedSequence = sequence + parts;
+        records += parts;
+        publish(p);
         return true;
     }
 

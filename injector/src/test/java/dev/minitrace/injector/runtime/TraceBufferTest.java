@@ -277,6 +277,144 @@ class TraceBufferTest {
         }
     }
 
+    @Test
+    void theObjectFastPathsWriteWhatTheGeneralPathWrites(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.jfr");
+        // Arrays to allocate (the general path takes class id and hash from the array itself).
+        Object[] arrays = {new int[0], new int[70], new String[5000], new long[1 << 20], new Object[3]};
+        java.util.Random random = new java.util.Random(36);
+        // {kind (0 entry, 1 exit, 2 object, 3 array), id or object kind, bci, sequence, class id, hash or array index}
+        List<long[]> ops = new java.util.ArrayList<>();
+        long seq = 1;
+        int[] hashes = {0, 1, 63, 64, 4095, 0x7FFFFFFF, -1, Integer.MIN_VALUE};
+        for (int i = 0; i < 4000; i++) {
+            int id = i % 3 == 0 ? wide : narrow + i % 5;
+            ops.add(new long[] {0, id, 0, seq++, 0, 0});
+            int objects = random.nextInt(4);
+            for (int j = 0; j < objects; j++) {
+                int kind = random.nextInt(3); // ACQUIRE, RELEASE, ALLOC
+                int classId = random.nextInt(10) == 0 ? 5000 + random.nextInt(100_000) : random.nextInt(70);
+                int hash = random.nextInt(4) == 0 ? hashes[random.nextInt(hashes.length)] : random.nextInt();
+                ops.add(new long[] {2, kind, random.nextInt(3) == 0 ? 300 + random.nextInt(70_000) : random.nextInt(64), seq++, classId, hash});
+            }
+            if (random.nextInt(5) == 0) {
+                ops.add(new long[] {3, 0, random.nextInt(200), seq, 0, random.nextInt(arrays.length)});
+                seq += TraceBufferFormat.heapParts(TraceBufferFormat.ARRAY_ALLOC);
+            }
+            if (random.nextInt(17) == 0) {
+                seq += 1 + random.nextInt(3); // numbers of other events: a skip, which only the general path writes
+            }
+            ops.add(new long[] {1, id, i % 50, seq++, 0, 0});
+        }
+        int[] fastWrites = new int[1];
+        try (Recording r = bufferRecording()) {
+            r.start();
+            commitDefinitions();
+            for (boolean fast : new boolean[] {true, false}) {
+                runOrFail(fast ? "fast-objects" : "general-objects", () -> {
+                    TraceBuffer b = TraceBuffers.create(1);
+                    for (long[] op : ops) {
+                        int id = (int) op[1];
+                        int bci = (int) op[2];
+                        long sequence = op[3];
+                        boolean done = false;
+                        if (op[0] == 0) {
+                            done = fast && b.entry(id, sequence);
+                            if (!done) {
+                                b.record(TraceBufferFormat.ENTRY, id, 0, sequence);
+                            }
+                        } else if (op[0] == 1) {
+                            done = fast && b.exit(id, bci, sequence);
+                            if (!done) {
+                                b.record(TraceBufferFormat.EXIT, id, bci, sequence);
+                            }
+                        } else if (op[0] == 2) {
+                            done = fast && b.object(id, (int) op[4], (int) op[5], bci, sequence);
+                            if (!done) {
+                                b.recordObject(id, (int) op[4], (int) op[5], bci, sequence);
+                            }
+                        } else {
+                            Object array = arrays[(int) op[5]];
+                            done = fast && b.array(java.lang.reflect.Array.getLength(array), bci, ClassIds.of(array.getClass()),
+                                    System.identityHashCode(array), sequence);
+                            if (!done) {
+                                b.recordHeap(TraceBufferFormat.ARRAY_ALLOC, java.lang.reflect.Array.getLength(array), bci, array, null, null,
+                                        sequence, TraceBufferFormat.heapParts(TraceBufferFormat.ARRAY_ALLOC));
+                            }
+                        }
+                        if (done && op[0] >= 2) {
+                            fastWrites[0]++;
+                        }
+                    }
+                    TraceBuffers.retire(b);
+                });
+            }
+            r.stop();
+            r.dump(file);
+        }
+        long objectOps = ops.stream().filter(op -> op[0] >= 2).count();
+        assertTrue(fastWrites[0] > objectOps * 9 / 10, "most object records took the fast path: " + fastWrites[0] + " of " + objectOps);
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+        String fast = unstamped(events, "fast-objects");
+        String general = unstamped(events, "general-objects");
+        assertTrue(general.length() > 40_000, "the records fill several buffers: " + general.length() + " chars");
+        assertEquals(general, fast, "the same records, char for char but for the time stamps");
+        long count = events.stream().filter(e -> e.getEventType().getName().equals(EventNames.METHOD_BUFFER))
+                .filter(e -> "fast-objects".equals(e.getString("tracedThreadName")))
+                .mapToLong(e -> e.getInt("recordCount")).sum();
+        assertEquals(ops.stream().mapToInt(op -> op[0] == 3 ? 2 : 1).sum(), count, "every record made (an array's allocation counts two)");
+    }
+
+    /**
+     * The records of {@code thread}'s buffer events in sequence order, each without its time
+     * (stamped bit and delta): what the fast and the general path write alike, as the clock may
+     * have moved between the two runs.
+     */
+    private static String unstamped(List<RecordedEvent> events, String thread) {
+        StringBuilder out = new StringBuilder();
+        events.stream().filter(e -> e.getEventType().getName().equals(EventNames.METHOD_BUFFER))
+                .filter(e -> thread.equals(e.getString("tracedThreadName")))
+                .sorted(java.util.Comparator.comparingLong(e -> e.getLong("firstSequence")))
+                .forEach(e -> {
+                    String s = e.getString("records");
+                    int[] p = {0};
+                    while (p[0] < s.length()) {
+                        int h = s.charAt(p[0]++);
+                        out.append((char) (h & ~TraceBufferFormat.STAMPED));
+                        int fields;
+                        if (h == TraceBufferFormat.SKIP_HEADER) {
+                            fields = 1;
+                        } else if ((h & TraceBufferFormat.HEAP) != 0) {
+                            fields = 2 + 2 * TraceBufferFormat.heapObjects(TraceBufferFormat.heapKind(h));
+                        } else if ((h & TraceBufferFormat.OBJECT) != 0) {
+                            fields = 3;
+                        } else {
+                            if ((h & TraceBufferFormat.WIDE_ID) != 0) {
+                                out.append(s, p[0], p[0] + TraceBufferFormat.WIDE_ID_CHARS);
+                                p[0] += TraceBufferFormat.WIDE_ID_CHARS;
+                                fields = 0;
+                            } else {
+                                fields = 1;
+                            }
+                            fields += (h & TraceBufferFormat.KIND_MASK) == TraceBufferFormat.EXIT ? 1 : 0;
+                        }
+                        for (int f = 0; f < fields; f++) {
+                            int from = p[0];
+                            while ((s.charAt(p[0]++) & TraceBufferFormat.VARINT_MORE) != 0) {
+                                // the varint's chars
+                            }
+                            out.append(s, from, p[0]);
+                        }
+                        if ((h & TraceBufferFormat.STAMPED) != 0) {
+                            while ((s.charAt(p[0]++) & TraceBufferFormat.VARINT_MORE) != 0) {
+                                // the time delta, left out
+                            }
+                        }
+                    }
+                });
+        return out.toString();
+    }
+
     /** Runs {@code body} on a thread of that name; what it throws fails the test. */
     private static void runOrFail(String name, Runnable body) throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
