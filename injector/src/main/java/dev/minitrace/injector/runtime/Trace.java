@@ -167,7 +167,7 @@ public final class Trace {
     /** The current thread now holds {@code monitor}, acquired at {@code bci} (0: synchronized method). */
     public static void lockAcquire(Object monitor, int bci) {
         if (lockOn && monitor != null) {
-            acquireRecord(monitor, 0, bci);
+            acquireRecord(monitor, System.identityHashCode(monitor), bci);
         }
     }
 
@@ -478,29 +478,21 @@ public final class Trace {
     }
 
     /**
-     * An acquire ({@code hash}: the monitor's identity hash if known, else 0) whose monitor's class
-     * the fast lookup knows ({@link ClassIds#known}), with room to remember the monitor held.
+     * An acquire whose monitor's identity hash is known ({@code hash}, else 0: then the scaffold
+     * takes it) and whose class the fast lookup knows ({@link ClassIds#known}), with room to
+     * remember the monitor held. The hash is the hook's to take: one expansion of the intrinsic
+     * less keeps this under InlineSmallCode.
      */
     private static void acquireRecord(Object monitor, int hash, int bci) {
         ThreadState s = ThreadStates.cached();
-        if (s == null || !s.writable() || !s.roomToHold() || !acquired(s, monitor, hash, bci)) {
+        ClassIds.Id id;
+        if (s != null && hash != 0 && s.writable() && s.roomToHold() && (id = ClassIds.known(monitor.getClass())) != null
+                && s.buffer.object(TraceBufferFormat.ACQUIRE, id.value, hash, bci, s.sequence + 1)) {
+            s.sequence++;
+            s.hold(monitor, (long) id.value << 32 | hash & 0xFFFFFFFFL);
+        } else {
             guarded(OP_ACQUIRE, hash, bci, monitor, null, null);
         }
-    }
-
-    private static boolean acquired(ThreadState s, Object monitor, int hash, int bci) {
-        ClassIds.Id id = ClassIds.known(monitor.getClass());
-        if (id == null) {
-            return false;
-        }
-        int h = hash != 0 ? hash : System.identityHashCode(monitor);
-        long next = s.sequence + 1;
-        if (!s.buffer.object(TraceBufferFormat.ACQUIRE, id.value, h, bci, next)) {
-            return false;
-        }
-        s.sequence = next;
-        s.hold(monitor, (long) id.value << 32 | h & 0xFFFFFFFFL);
-        return true;
     }
 
     /** A release of the innermost monitor the thread remembers holding: the ids of its acquire serve. */
