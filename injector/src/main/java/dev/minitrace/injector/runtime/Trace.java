@@ -11,13 +11,13 @@ import dev.minitrace.wire.TraceBufferFormat;
  *
  * <p>The common records have a fast path: an entry, a normal exit or a leaf call, when the thread's
  * state is in its slot ({@link ThreadStates#cached}), no hook of the thread is running, and the
- * record needs no room made, no skip and no stamp ({@link #written}, {@link TraceBuffer#entry} and
- * its siblings). It is small and runs without the busy flag, so it calls no code a program's
- * filters can rewrite (the collection counters' method handle is linked and customized when they
- * are opened, {@code GcCounters}; without it the fast path declines), and C2 inlines it
- * into hot hook sites (with the collection counters read by one load each and the position
- * published by a release fence, its inlined tree stays small enough not to cost H2 more JIT time
- * than a call did).
+ * record needs no room made, no skip and no stamp ({@link #entryRecord} and its siblings,
+ * {@link TraceBuffer#entry} and its siblings). It is small and runs without the busy flag, so it
+ * calls no code a program's filters can rewrite (the collection counters' method handle is linked
+ * and customized when they are opened, {@code GcCounters}; without it the fast path declines), and
+ * C2 can inline it into hot hook sites (with the collection counters read by one load each and the
+ * position published by a release fence, its inlined tree stays small enough not to cost H2 more
+ * JIT time than a call did).
  *
  * <p>Everything else runs through one scaffold, {@link #guarded}: it takes the thread's state,
  * returns when the thread is already inside a hook (the busy flag, shared with {@link Capture}),
@@ -96,7 +96,7 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            methodRecord(OP_ENTER, methodId, 0);
+            entryRecord(methodId);
         }
     }
 
@@ -110,7 +110,7 @@ public final class Trace {
     /** Method {@code methodId} returns normally by the return instruction at {@code bci}. */
     public static void exit(int methodId, int bci) {
         if (methodOn) {
-            methodRecord(OP_EXIT, methodId, bci);
+            exitRecord(methodId, bci);
         }
     }
 
@@ -128,7 +128,7 @@ public final class Trace {
      */
     public static void leaf(int methodId, int bci) {
         if (methodOn) {
-            methodRecord(OP_LEAF, methodId, bci);
+            leafRecord(methodId, bci);
         }
     }
 
@@ -437,44 +437,44 @@ public final class Trace {
         }
     }
 
-    /**
-     * An entry, a normal exit or a leaf call ({@code op}, a constant at each hook): its fast path
-     * ({@link #written}), or the scaffold. Small enough for C2 to inline into a hot hook site with
-     * the fast path, which then costs no call; the scaffold stays out of line.
-     */
-    private static void methodRecord(int op, int methodId, int bci) {
+    // The fast paths of an entry, a normal exit and a leaf call, one method each: on a thread whose
+    // state is ThreadState#writable, each writes its record if it needs nothing but the record (no
+    // room made, no skip, no stamp, no pending constructor found stale, no virtual thread leaving
+    // its outermost traced frame); else the scaffold does it all. Nothing here can reach
+    // instrumented code, so the busy flag is left alone. One method per kind, not one taking the
+    // kind: C2 inlines a callee into a hot hook site only while the callee's own compiled code is
+    // under InlineSmallCode (2,500 bytes on x86-64), and a hook method is also compiled on its own
+    // once C1-compiled callers make it hot. A shared one with all three kinds compiled to 12 KB, and
+    // was then called, never inlined, from every compiled hook site (PrintInlining: "already
+    // compiled into a big method").
+
+    private static void entryRecord(int methodId) {
         ThreadState s = ThreadStates.cached();
-        if (s == null || !s.writable() || !written(s, op, methodId, bci)) {
-            guarded(op, methodId, bci, null, null, null);
+        if (s != null && s.writable() && s.buffer.entry(methodId, s.sequence + 1)) {
+            s.sequence++;
+            s.depth++;
+        } else {
+            guarded(OP_ENTER, methodId, 0, null, null, null);
         }
     }
 
-    /**
-     * The fast path of an entry, a normal exit or a leaf call ({@code op}) on a thread whose state
-     * is {@link ThreadState#writable}: writes the record if it needs nothing but the record (no
-     * room made, no skip, no stamp, no pending constructor found stale, no virtual thread leaving
-     * its outermost traced frame) and returns whether it did; else the scaffold does it all.
-     * Nothing here can reach instrumented code, so the busy flag is left alone.
-     */
-    private static boolean written(ThreadState s, int op, int methodId, int bci) {
-        TraceBuffer b = s.buffer;
-        if (op == OP_ENTER) {
-            if (b.entry(methodId, s.sequence + 1)) {
-                s.sequence++;
-                s.depth++;
-                return true;
-            }
-        } else if (op == OP_EXIT) {
-            if (s.plainExit() && b.exit(methodId, bci, s.sequence + 1)) {
-                s.sequence++;
-                s.depth--;
-                return true;
-            }
-        } else if (s.plainLeaf() && b.leaf(methodId, bci, s.sequence + 1)) {
-            s.sequence += 2;
-            return true;
+    private static void exitRecord(int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s != null && s.writable() && s.plainExit() && s.buffer.exit(methodId, bci, s.sequence + 1)) {
+            s.sequence++;
+            s.depth--;
+        } else {
+            guarded(OP_EXIT, methodId, bci, null, null, null);
         }
-        return false;
+    }
+
+    private static void leafRecord(int methodId, int bci) {
+        ThreadState s = ThreadStates.cached();
+        if (s != null && s.writable() && s.plainLeaf() && s.buffer.leaf(methodId, bci, s.sequence + 1)) {
+            s.sequence += 2;
+        } else {
+            guarded(OP_LEAF, methodId, bci, null, null, null);
+        }
     }
 
     /**

@@ -103,7 +103,7 @@ final class TraceBuffer {
         this.flushedBase = lastStamp;
     }
 
-    // The fast paths of the method hooks (Trace.methodRecord): each writes
+    // The fast paths of the method hooks (Trace.entryRecord and its siblings): each writes
     // its record only when it needs no room, no skip and no stamp, and returns false otherwise,
     // having written nothing; the general path (record, recordLeaf) then does it. They write what
     // the general path would write in that case, char for char.
@@ -139,12 +139,26 @@ final class TraceBuffer {
         if (!plain(sequence)) {
             return false;
         }
+        // fold and exitRecord in one body with one index write: the hook site inlines this, and C2
+        // inlines only callees whose own compiled code is small (Trace's comment on the fast paths)
+        char[] c = chars;
         int p = position;
-        if (p == entryEnd && methodId == entryMethod) {
-            fold(bci, sequence);
-            return true;
+        int kind = bci == MethodRegistry.returnBci(methodId) ? TraceBufferFormat.DEFINED_EXIT : TraceBufferFormat.EXIT;
+        boolean fold = p == entryEnd && methodId == entryMethod;
+        if (!fold) {
+            c[p] = (char) (kind | TraceBufferFormat.idForm(methodId));
+            p = TraceBufferFormat.putMethodId(c, p + 1, methodId);
         }
-        exitRecord(0, methodId, bci, sequence, 1);
+        if (kind == TraceBufferFormat.EXIT) {
+            p = TraceBufferFormat.putVarint(c, p, bci); // after an entry, begin() left room for a whole record
+        }
+        if (fold) {
+            c[entryStart] = leafOf(c[entryStart], kind); // after the index: see fold
+            entryEnd = -1;
+        }
+        expectedSequence = sequence + 1;
+        records++;
+        publish(p);
         return true;
     }
 
