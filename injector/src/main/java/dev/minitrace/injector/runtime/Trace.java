@@ -11,7 +11,7 @@ import dev.minitrace.wire.TraceBufferFormat;
  *
  * <p>The common records have a fast path: an entry, a normal exit or a leaf call, when the thread's
  * state is in its slot ({@link ThreadStates#cached}), no hook of the thread is running, and the
- * record needs no room made, no skip and no stamp ({@link #entryRecord} and its siblings,
+ * record needs no room made, no skip and no stamp ({@link #enterRecord} and its siblings,
  * {@link TraceBuffer#entry} and its siblings). It is small and runs without the busy flag, so it
  * calls no code a program's filters can rewrite (the collection counters' method handle is linked
  * and customized when they are opened, {@code GcCounters}; without it the fast path declines), and
@@ -96,7 +96,7 @@ public final class Trace {
     /** Method, constructor or static initializer {@code methodId} was entered. */
     public static void enter(int methodId) {
         if (methodOn) {
-            entryRecord(methodId);
+            enterRecord(methodId);
         }
     }
 
@@ -448,7 +448,7 @@ public final class Trace {
     // was then called, never inlined, from every compiled hook site (PrintInlining: "already
     // compiled into a big method").
 
-    private static void entryRecord(int methodId) {
+    private static void enterRecord(int methodId) {
         ThreadState s = ThreadStates.cached();
         if (s != null && s.writable() && s.buffer.entry(methodId, s.sequence + 1)) {
             s.sequence++;

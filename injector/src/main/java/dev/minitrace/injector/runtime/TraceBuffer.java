@@ -103,7 +103,7 @@ final class TraceBuffer {
         this.flushedBase = lastStamp;
     }
 
-    // The fast paths of the method hooks (Trace.entryRecord and its siblings): each writes
+    // The fast paths of the method hooks (Trace.enterRecord and its siblings): each writes
     // its record only when it needs no room, no skip and no stamp, and returns false otherwise,
     // having written nothing; the general path (record, recordLeaf) then does it. They write what
     // the general path would write in that case, char for char.
