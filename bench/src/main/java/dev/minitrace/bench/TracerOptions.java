@@ -23,15 +23,29 @@ public final class TracerOptions {
     }
 
     /**
-     * A recording started at launch as {@code bin/mt run} starts it: {@code settings} (a .jfc file,
-     * optionally followed by {@code ,+event#setting=value} additions), written to {@code file} at
-     * exit, nothing dropped (maxsize=0, and a 64 MB global buffer so JFR does not discard data
-     * under a high event rate), in 64 MB chunks.
+     * A recording started at launch as {@code bin/mt run --out FILE.jfr} starts it: {@code settings}
+     * (a .jfc file, optionally followed by {@code ,+event#setting=value} additions), written to
+     * {@code file} at exit, nothing dropped (maxsize=0, and a 64 MB global buffer so JFR does not
+     * discard data under a high event rate), in 64 MB chunks.
      */
     public static List<String> recording(String name, String settings, Path file) {
-        return List.of(RECORDER_OPTIONS,
-                "-XX:StartFlightRecording:name=" + name + ",settings=" + settings + ",filename=" + file
-                        + ",dumponexit=true,maxsize=0,disk=true");
+        return List.of(RECORDER_OPTIONS, RecorderOptions.startFlightRecording(name, settings, file.toString()));
+    }
+
+    /**
+     * As {@link #recording}, but as {@code bin/mt run --out FILE.mtlog} starts it on a JDK
+     * {@code feature} with {@code preserve-repository} (21+): the chunk files stay in JFR's
+     * repository {@code repository}, in a folder of their own under it, and JFR copies them
+     * nowhere at exit.
+     */
+    public static List<String> recordingInRepository(String name, String settings, Path repository, int feature) {
+        return List.of(RecorderOptions.flightRecorderOptions(feature, repository.toString()),
+                RecorderOptions.startFlightRecording(name, settings, null));
+    }
+
+    /** Whether a child of JDK {@code feature} can keep its recording in the repository ({@link #recordingInRepository}). */
+    public static boolean keepsRepository(int feature) {
+        return feature >= RecorderOptions.PRESERVE_REPOSITORY_SINCE;
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.minitrace.wire;
 
 /**
- * JFR's recorder settings for a traced JVM ({@code -XX:FlightRecorderOptions:...}), the one place
- * {@code mt run}, {@code mt attach}'s hints and the benchmarks take them from, so that every
- * benchmark measures the set-up users get.
+ * JFR's options for a traced JVM ({@code -XX:FlightRecorderOptions:...} and
+ * {@code -XX:StartFlightRecording:...}), the one place {@code mt run}, {@code mt attach}'s hints and
+ * the benchmarks take them from, so that every benchmark measures the set-up users get.
  */
 public final class RecorderOptions {
     /**
@@ -24,6 +24,47 @@ public final class RecorderOptions {
     public static final String FLIGHT_RECORDER_OPTIONS =
             "-XX:FlightRecorderOptions:memorysize=" + MEMORY_SIZE + ",maxchunksize=" + MAX_CHUNK_SIZE;
 
+    /** The first JDK whose JFR has {@code preserve-repository}. */
+    public static final int PRESERVE_REPOSITORY_SINCE = 21;
+
     private RecorderOptions() {
+    }
+
+    /**
+     * {@link #FLIGHT_RECORDER_OPTIONS}, and on a JDK {@code feature} that has it
+     * {@code preserve-repository=true}: JFR then keeps its chunk files after the JVM exits in any
+     * way, so that a recording that ends badly can still be recovered.
+     */
+    public static String flightRecorderOptions(int feature) {
+        return FLIGHT_RECORDER_OPTIONS + (feature >= PRESERVE_REPOSITORY_SINCE ? ",preserve-repository=true" : "");
+    }
+
+    /**
+     * As {@link #flightRecorderOptions(int)} on a JDK that has {@code preserve-repository}, with
+     * JFR's repository in {@code repository}: the chunk files of a recording without
+     * {@code filename=} stay there after the JVM exits, to be read in place, and JFR copies the
+     * recording nowhere at exit (for H2's 2.3 GB trace that copy takes seconds).
+     *
+     * @throws IllegalArgumentException on a JDK without {@code preserve-repository}
+     */
+    public static String flightRecorderOptions(int feature, String repository) {
+        if (feature < PRESERVE_REPOSITORY_SINCE) {
+            throw new IllegalArgumentException("JDK " + feature + " has no preserve-repository");
+        }
+        return flightRecorderOptions(feature) + ",repository=" + repository;
+    }
+
+    /**
+     * {@code -XX:StartFlightRecording:name=NAME,settings=SETTINGS[,filename=FILE,dumponexit=true],maxsize=0,disk=true}:
+     * a recording that keeps everything ({@code maxsize=0} means no size limit on JDK 17 and 25;
+     * {@code maxage} is deliberately absent: its default is "no limit", while {@code maxage=0}
+     * keeps almost nothing on JDK 17, docs/profiles.md). With {@code filename} null it is written
+     * nowhere at exit: it stays in JFR's repository ({@link #flightRecorderOptions(int, String)}).
+     * {@code settings} is a .jfc file, optionally followed by {@code ,+event#setting=value} additions.
+     */
+    public static String startFlightRecording(String name, String settings, String filename) {
+        return "-XX:StartFlightRecording:name=" + name + ",settings=" + settings
+                + (filename != null ? ",filename=" + filename + ",dumponexit=true" : "")
+                + ",maxsize=0,disk=true";
     }
 }

@@ -3,12 +3,12 @@ package dev.minitrace.bench.apps;
 import dev.minitrace.bench.BenchArgs;
 import dev.minitrace.bench.BenchPaths;
 import dev.minitrace.bench.ChildJvm;
+import dev.minitrace.bench.RecordingPlace;
 import dev.minitrace.bench.TracerOptions;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -174,6 +174,7 @@ public final class AppsBench {
         ChildJvm jvm = new ChildJvm(o.javaHome(), BenchPaths.benchJar());
         int feature = jvm.featureVersion();
         List<String> configs = TracerOptions.runnable(o.configs(), o.configsGiven(), feature);
+        RecordingPlace place = RecordingPlace.of(feature);
         if (o.against() != null) {
             // Every configuration that loads the agent runs again, in the same rounds, with the agent of another checkout.
             List<String> both = new ArrayList<>();
@@ -203,6 +204,7 @@ public final class AppsBench {
                 feature, o.javaHome(), o.rounds(), String.join(",", configs), Instant.now().truncatedTo(ChronoUnit.SECONDS),
                 loadAverage(), Runtime.getRuntime().availableProcessors());
         System.out.println(gnuTime ? "CPU and peak RSS of each child from /usr/bin/time" : "CPU and peak RSS of each child polled from /proc (no /usr/bin/time)");
+        System.out.println("Traced runs' " + place.describe());
         Map<String, AppRuns> results = new LinkedHashMap<>();
         Map<String, Path> jep520Jfc = new LinkedHashMap<>();
         for (String name : o.apps()) {
@@ -220,8 +222,8 @@ public final class AppsBench {
                 App app = APPS.get(name);
                 Path scratch = Files.createDirectories(work.resolve(name + "-scratch"));
                 for (String config : configs) {
-                    Path recording = work.resolve(name + "-" + config + ".jfr");
-                    Files.deleteIfExists(recording);
+                    Path stem = work.resolve(name + "-" + config + ".jfr");
+                    RecordingPlace.delete(stem);
                     List<String> cmd = new ArrayList<>();
                     cmd.add(o.javaHome().resolve("bin/java").toString());
                     boolean other = config.endsWith(AGAINST);
@@ -234,18 +236,17 @@ public final class AppsBench {
                         case "agent-eager" -> cmd.addAll(List.of("-Dminitrace.rewrite=eager", agentOption));
                         case "full" -> {
                             cmd.add(agentOption);
-                            cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
+                            cmd.addAll(place.options("minitrace", jfc.toString(), stem));
                         }
                         case "allall" -> {
                             cmd.add(agentOption + ",alloc-scope=all");
-                            cmd.addAll(TracerOptions.recording("minitrace", jfc.toString(), recording));
+                            cmd.addAll(place.options("minitrace", jfc.toString(), stem));
                         }
                         case "heap" -> {
                             cmd.add(agentOption.replace(",events=" + EVENTS, ",events=" + HEAP_EVENTS));
-                            cmd.addAll(TracerOptions.recording("minitrace", root.resolve("jfc-profiles/minitrace-heap.jfc").toString(),
-                                    recording));
+                            cmd.addAll(place.options("minitrace", root.resolve("jfc-profiles/minitrace-heap.jfc").toString(), stem));
                         }
-                        case "jep520" -> cmd.addAll(TracerOptions.recording("jep520", jep520Jfc.get(name).toString(), recording));
+                        case "jep520" -> cmd.addAll(place.options("jep520", jep520Jfc.get(name).toString(), stem));
                         default -> throw new IllegalStateException(config);
                     }
                     cmd.addAll(app.launch(classes, appsDir, src, scratch));
@@ -256,7 +257,8 @@ public final class AppsBench {
                         throw new IllegalStateException(name + " '" + config + "' round " + round + " failed (exit " + m.exitCode() + "): "
                                 + String.join(" ", cmd) + "\n" + m.tail());
                     }
-                    long recBytes = Files.exists(recording) ? Files.size(recording) : -1;
+                    Path recording = place.recording(stem);
+                    long recBytes = recording != null ? RecordingPlace.bytes(recording) : -1;
                     results.get(name).add(new AppRuns.Run(config, round, m.wallSeconds(), m.cpuSeconds(), m.peakRssKb(), recBytes,
                             result.split(" ")[0]));
                     System.out.printf(Locale.ROOT, "  round %d %-4s %-6s %7.2f s wall %7.2f s CPU %6.0f MiB peak RSS%s  [%s]%n", round, name,
@@ -279,14 +281,14 @@ public final class AppsBench {
                     }
                     if (config.equals("heap") && round == o.rounds() && recBytes > 0 && o.keep() != null) {
                         Path kept = o.keep().resolve(name + "-jdk" + feature + "-heap.jfr");
-                        Files.move(recording, kept, StandardCopyOption.REPLACE_EXISTING);
+                        RecordingPlace.keep(recording, kept);
                         System.out.println("  kept " + kept);
                     }
                     if ((config.equals("full") || config.equals("allall")) && round == o.rounds() && recBytes > 0) {
                         Path kept = recording;
                         if (o.keep() != null) {
                             kept = o.keep().resolve(name + "-jdk" + feature + "-" + config + ".jfr");
-                            Files.move(recording, kept, StandardCopyOption.REPLACE_EXISTING);
+                            RecordingPlace.keep(recording, kept);
                         }
                         if (o.convert()) {
                             Conversion c = convert(root, o.javaHome(), kept, work, gnuTime ? time : null);
@@ -302,7 +304,7 @@ public final class AppsBench {
                             System.out.println("  kept " + kept);
                         }
                     }
-                    Files.deleteIfExists(recording);
+                    RecordingPlace.delete(stem);
                 }
                 EcjApp.deleteTree(scratch);
             }
@@ -463,7 +465,7 @@ public final class AppsBench {
                 System.out.println("  " + line);
             }
         }
-        return new Conversion(Files.size(recording), Long.parseLong(matcher.group(1)), Integer.parseInt(matcher.group(2)),
+        return new Conversion(RecordingPlace.bytes(recording), Long.parseLong(matcher.group(1)), Integer.parseInt(matcher.group(2)),
                 RecordedAllocations.read(out).allocations, m);
     }
 
