@@ -130,8 +130,12 @@ final class RecordingCollector implements RecordingSink {
         long[] t = times;
         for (int i = from, k = 0; i < to; i++, k++) {
             int type = types[i];
-            v[k] = MtlogFormat.objectValued(type) ? objectValue(RecordingSink.bufferClassKey(type, ids[i]), hashes[i])
-                    : methodValue(type, ids[i]);
+            if (type <= MtlogFormat.METHOD_EXIT) { // most records: methodValue's default, without its tests
+                v[k] = table.useMethod(ids[i]);
+            } else {
+                v[k] = MtlogFormat.objectValued(type) ? objectValue(RecordingSink.bufferClassKey(type, ids[i]), hashes[i])
+                        : methodValue(type, ids[i]);
+            }
             t[k] = baseTimeNanos + (long) (ticks[i] * nanosPerTick);
         }
         pipeline.add(ts, types, sequences, bcis, from, t, v, n);
