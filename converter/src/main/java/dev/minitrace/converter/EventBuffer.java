@@ -131,6 +131,57 @@ final class EventBuffer {
         append(t, s, ts, v, a);
     }
 
+    /**
+     * Adds, as {@link #add} would one at a time, the records {@code k < n} (type, sequence and aux at
+     * {@code from + k}, time and value at {@code at + k}) while they are placed at this buffer's end
+     * in sequence order, the common case of a thread's records read in order; returns how many it
+     * added (the rest take {@link #add}).
+     */
+    int addRun(int[] types, long[] seqs, int[] auxes, int from, long[] times, long[] values, int at, int n) {
+        if (!placed || n == 0) {
+            return 0;
+        }
+        if (count == 0) {
+            base = seqs[from];
+            start = 0;
+            size = 0;
+        }
+        int k = 0;
+        while (k < n) {
+            // in add's terms: each record is at off == size, within 2 × count + GAP_SLACK of start
+            if (seqs[from + k] - base != size || (long) size - start >= 2L * count + GAP_SLACK) {
+                return k;
+            }
+            if (size == type.length) {
+                if (start >= type.length >> 2) {
+                    slideDown();
+                } else {
+                    grow(size + 1);
+                }
+            }
+            int end = Math.min(n, k + type.length - size);
+            int s = size;
+            long expect = seqs[from + k] - k;
+            int i = k;
+            for (; i < end; i++, s++) {
+                if (seqs[from + i] != expect + i) {
+                    break;
+                }
+                type[s] = (byte) types[from + i];
+                time[s] = times[at + i];
+                value[s] = values[at + i];
+                aux[s] = auxes[from + i];
+            }
+            count += i - k;
+            size = s;
+            k = i;
+            if (i < end) {
+                return k;
+            }
+        }
+        return k;
+    }
+
     private void put(int i, int t, long ts, long v, int a) {
         type[i] = (byte) t;
         time[i] = ts;

@@ -144,6 +144,68 @@ final class OrderingPipeline implements AutoCloseable {
     }
 
     /**
+     * The records {@code k < n} of thread {@code ts}: type {@code types[from + k]}, sequence
+     * {@code seqs[from + k]}, aux {@code aux[from + k]}, time {@code times[k]} and value
+     * {@code values[k]}; the same as a {@link #add(ThreadState, int, long, long, long, int)} each.
+     * The runs between the points where a record at a time would check the bounds (every 1024
+     * records, a thread's early release, its share of the bound) go to the buffer at once.
+     */
+    void add(ThreadState ts, int[] types, long[] seqs, int[] aux, int from, long[] times, long[] values, int n) {
+        int k = 0;
+        while (k < n) {
+            int c = ts.pending.count;
+            int run = runBeforeCheck(c, n - k);
+            if (run == 0) {
+                add(ts, types[from + k], seqs[from + k], times[k], values[k], aux[from + k]);
+                k++;
+                continue;
+            }
+            int added = ts.pending.addRun(types, seqs, aux, from + k, times, values, k, run);
+            for (int i = added; i < run; i++) { // not a run at its buffer's end: a record at a time
+                ts.pending.add(types[from + k + i], seqs[from + k + i], times[k + i], values[k + i], aux[from + k + i]);
+            }
+            if (ts.next == UNKNOWN) {
+                for (int i = 0; i < run; i++) {
+                    if (seqs[from + k + i] == 1) {
+                        ts.next = 1;
+                        break;
+                    }
+                }
+            }
+            inMemory += run;
+            k += run;
+            if (inMemory > maxPending || (inMemory & 1023) == 0 && meter.bytes() > maxSlots) {
+                try {
+                    relieve();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+    }
+
+    /**
+     * How many of the next {@code left} records of a thread whose buffer holds {@code count} may be
+     * added before {@link #add(ThreadState, int, long, long, long, int)} would check a bound: none
+     * of them before its add, and only the last one after it; 0 when the next record checks one.
+     */
+    private int runBeforeCheck(int count, int left) {
+        if (count >= maxThreadRecords || inMemory >= maxPending) {
+            return 0;
+        }
+        long run = Math.min(left, Math.min(maxThreadRecords - count, maxPending - inMemory));
+        run = Math.min(run, 1024 - (inMemory & 1023));
+        if (gcsKnown && openSegments == 0) {
+            if (count >= EARLY_RELEASE_RECORDS && (count & (EARLY_RELEASE_RECORDS - 1)) == 0) {
+                return 0;
+            }
+            long nextRelease = Math.max(EARLY_RELEASE_RECORDS, (count | (EARLY_RELEASE_RECORDS - 1)) + 1L);
+            run = Math.min(run, nextRelease - count);
+        }
+        return (int) run;
+    }
+
+    /**
      * True when a chunk of {@code chunkBytes} may not fit beside what waits now: then reading its
      * GC events first pays (a second pass over the chunk), since its records can then be written
      * before it ends instead of spilled. Packed records take at least 3 bytes of a chunk each, and

@@ -30,6 +30,9 @@ final class RecordingCollector implements RecordingSink {
     private long corruptBufferRecords;
     private String firstCorruption;
     private JfrChunk lastChunk;
+    /** A buffer's record values and times, made here and handed to the pipeline as columns (reused). */
+    private long[] values = new long[1024];
+    private long[] times = new long[1024];
 
     RecordingCollector(ThreadTable table, GcTable gcs, OrderingPipeline pipeline, RecordEmitter emitter,
             LongConsumer progress, ConversionReport report) {
@@ -118,12 +121,24 @@ final class RecordingCollector implements RecordingSink {
         if (ts == null) {
             return;
         }
-        for (int i = from; i < to; i++) {
-            int type = types[i];
-            long value = MtlogFormat.objectValued(type) ? objectValue(RecordingSink.bufferClassKey(type, ids[i]), hashes[i])
-                    : methodValue(type, ids[i]);
-            pipeline.add(ts, type, sequences[i], baseTimeNanos + (long) (ticks[i] * nanosPerTick), value, bcis[i]);
+        int n = to - from;
+        if (values.length < n) {
+            values = new long[Math.max(n, values.length * 2)];
+            times = new long[values.length];
         }
+        long[] v = values;
+        long[] t = times;
+        for (int i = from, k = 0; i < to; i++, k++) {
+            int type = types[i];
+            if (type <= MtlogFormat.METHOD_EXIT) { // most records: methodValue's default, without its tests
+                v[k] = table.useMethod(ids[i]);
+            } else {
+                v[k] = MtlogFormat.objectValued(type) ? objectValue(RecordingSink.bufferClassKey(type, ids[i]), hashes[i])
+                        : methodValue(type, ids[i]);
+            }
+            t[k] = baseTimeNanos + (long) (ticks[i] * nanosPerTick);
+        }
+        pipeline.add(ts, types, sequences, bcis, from, t, v, n);
     }
 
     /** The state of a trace event's thread, or null (counted) when it has none or is not selected. */

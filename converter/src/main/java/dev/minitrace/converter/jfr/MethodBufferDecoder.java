@@ -127,6 +127,57 @@ public final class MethodBufferDecoder {
             int at = p;
             int kind = h & TraceBufferFormat.KIND_MASK;
             boolean stamped = (h & TraceBufferFormat.STAMPED) != 0;
+            if ((h & (TraceBufferFormat.OBJECT | TraceBufferFormat.HEAP)) == 0 && p + TraceBufferFormat.MAX_RECORD_CHARS <= length
+                    && n + 2 <= recordCount) {
+                // the common record, a method record whose values take one or two chars each, in
+                // locals; any other form (or a broken one) takes the general path below
+                int q = p + 1;
+                int x = c[q];
+                int y = c[q + 1];
+                int methodId;
+                if ((h & TraceBufferFormat.WIDE_ID) != 0) {
+                    methodId = (x | y) < TraceBufferFormat.CHAR_LIMIT ? x | y << 7 : -1;
+                    q += 2;
+                } else if (x < TraceBufferFormat.VARINT_MORE) {
+                    methodId = x;
+                    q++;
+                } else {
+                    methodId = x < TraceBufferFormat.CHAR_LIMIT && y < TraceBufferFormat.VARINT_MORE
+                            ? x & TraceBufferFormat.VARINT_MASK | y << TraceBufferFormat.VARINT_BITS : -1;
+                    q += 2;
+                }
+                int bci = 0;
+                if (kind == TraceBufferFormat.EXIT) {
+                    bci = shortVarint(c, q);
+                    q += bci >>> 16;
+                    bci &= 0xFFFF;
+                }
+                long delta = 0;
+                if (stamped) {
+                    int d = shortVarint(c, q);
+                    q += d >>> 16;
+                    delta = d & 0xFFFF;
+                }
+                if (methodId >= 0 && bci != 0xFFFF && delta != 0xFFFF) {
+                    tick += delta;
+                    if ((h & TraceBufferFormat.LEAF) != 0) {
+                        types[n] = MtlogFormat.METHOD_ENTRY;
+                        methodIds[n] = methodId;
+                        bcis[n] = 0;
+                        sequences[n] = sequence++;
+                        ticks[n] = tick;
+                        n++;
+                    }
+                    types[n] = kind == TraceBufferFormat.ENTRY ? MtlogFormat.METHOD_ENTRY : MtlogFormat.METHOD_EXIT;
+                    methodIds[n] = methodId;
+                    bcis[n] = kind == TraceBufferFormat.DEFINED_EXIT ? RecordingSink.DEFINED_RETURN_BCI : bci;
+                    sequences[n] = sequence++;
+                    ticks[n] = tick;
+                    n++;
+                    p = q;
+                    continue;
+                }
+            }
             pos = p + 1;
             if ((h & ~TraceBufferFormat.STAMPED) == TraceBufferFormat.SKIP_HEADER) {
                 if (stamped) {
@@ -355,7 +406,23 @@ public final class MethodBufferDecoder {
         return longVarint(c, length, maxChars);
     }
 
-    /** Reads the {@link TraceBufferFormat#WIDE_ID} method id at {@link #pos}, as {@link #varint} does a varint. */
+    /**
+     * The varint at {@code c[p]} when it takes one or two chars (the caller has two more chars):
+     * its value (below 2^12) plus its chars times 2^16; 0xFFFF (no chars) when it is longer or broken.
+     */
+    private static int shortVarint(char[] c, int p) {
+        int x = c[p];
+        if (x < TraceBufferFormat.VARINT_MORE) {
+            return 1 << 16 | x;
+        }
+        int y = c[p + 1];
+        if (x < TraceBufferFormat.CHAR_LIMIT && y < TraceBufferFormat.VARINT_MORE) {
+            return 2 << 16 | x & TraceBufferFormat.VARINT_MASK | y << TraceBufferFormat.VARINT_BITS;
+        }
+        return 0xFFFF;
+    }
+
+    /** Reads the {@link TraceBufferFormat#WIDE_ID} method id    /** Reads the {@link TraceBufferFormat#WIDE_ID} method id at {@link #pos}, as {@link #varint} does a varint. */
     private long wideId(char[] c, int length) {
         int p = pos;
         if (p + TraceBufferFormat.WIDE_ID_CHARS > length) {
