@@ -80,9 +80,11 @@ public final class TraceTables {
             required("stack_id", LONG, REPEATS),
             derived("parent_stack_id", LONG, PATH + ".parent_stack_id"),
             optional("entry_ns", LONG),
-            // in the order calls end: growing within a thread
-            optional("exit_ns", LONG, DELTA),
-            derived("duration_ns", LONG, "exit_ns - entry_ns"),
+            derived("exit_ns", LONG, "coalesce(entry_ns + duration_ns, lone_exit_ns)"),
+            // stored, with a min and max per page and row group: the calls of at least
+            // LONG_CALL_NS lie in a file of their own, whose row groups alone a filter on a longer
+            // duration reads (docs/query.md, "Files")
+            optional("duration_ns", LONG),
             optional("self_ns", LONG),
             optional("exit_bci", INT, REPEATS),
             // the .mtlog marks an exit by exception with bytecode index 0 (docs/mtlog-format.md)
@@ -96,7 +98,16 @@ public final class TraceTables {
             hidden("open_call_seq", LONG, DELTA),
             hidden("parent_gap", INT, REPEATS),
             hidden("parent_gap_far", LONG, DELTA),
-            hidden("depth_shift", INT, DICTIONARY)));
+            hidden("depth_shift", INT, DICTIONARY),
+            // the exit's time of a call whose duration is unknown (no entry, or no entry time)
+            hidden("lone_exit_ns", LONG, DELTA)));
+
+    /**
+     * The calls that lasted this long or longer are written to a file of {@code calls} of their own
+     * ({@code part-1}): a question about calls longer than that (slow calls) reads its row groups
+     * only, the others' statistics saying that their calls are all shorter.
+     */
+    public static final long LONG_CALL_NS = 100_000;
 
     /** The calls summed per call path: one row per path, which the export writes at its end. */
     public static final TableSchema STACKS = new TableSchema("stacks", List.of(

@@ -47,7 +47,8 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     private static final int C_DEPTH_SHIFT = CALLS.index("depth_shift");
     private static final int C_STACK = CALLS.index("stack_id");
     private static final int C_ENTRY_NS = CALLS.index("entry_ns");
-    private static final int C_EXIT_NS = CALLS.index("exit_ns");
+    private static final int C_DURATION = CALLS.index("duration_ns");
+    private static final int C_LONE_EXIT_NS = CALLS.index("lone_exit_ns");
     private static final int C_SELF = CALLS.index("self_ns");
     private static final int C_BCI = CALLS.index("exit_bci");
     private static final int C_ENTRY_FRAGMENT = CALLS.index("entry_fragment");
@@ -83,6 +84,8 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     /** The fragment of each open call's entry, by frame. */
     private long[] callFragment = new long[16];
     private TableWriter callRows;
+    /** The calls of {@link TraceTables#LONG_CALL_NS} or longer. */
+    private TableWriter longCallRows;
     private TableWriter lockRows;
     private final StackTotals stacks;
 
@@ -97,9 +100,10 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
      * ns since the epoch or null. A method entry or exit is no row of {@code records}: its call's
      * row holds it ({@link dev.minitrace.query.TableViews}).
      */
-    void add(byte type, long time, long value, int aux, RecordFamilies families, TableWriter callRows, TableWriter lockRows)
-            throws IOException {
+    void add(byte type, long time, long value, int aux, RecordFamilies families, TableWriter callRows, TableWriter longCallRows,
+            TableWriter lockRows) throws IOException {
         this.callRows = callRows;
+        this.longCallRows = longCallRows;
         this.lockRows = lockRows;
         model.record(type, value, aux, time);
         if (type == MtlogFormat.METHOD_ENTRY || type == MtlogFormat.METHOD_EXIT) {
@@ -167,7 +171,7 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     @Override
     public void exit(int frame, int end, long exitSeq, int bci, long time, long duration, long self) throws IOException {
         // the path of open call `frame` is frame + 1 calls long
-        call(callRows, model.callSeq(frame), exitSeq, frame > 0 ? model.callSeq(frame - 1) : NULL_LONG, model.depth(frame), frame,
+        call(model.callSeq(frame), exitSeq, frame > 0 ? model.callSeq(frame - 1) : NULL_LONG, model.depth(frame), frame,
                 model.method(frame), callStack[frame], frame > 0 ? callStack[frame - 1] : NULL_LONG, model.entryTime(frame), time,
                 self, bci, callFragment[frame]);
     }
@@ -178,7 +182,7 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         long parent = calls > 0 ? model.callSeq(calls - 1) : NULL_LONG;
         long parentStack = calls > 0 ? callStack[calls - 1] : NULL_LONG;
         // its path is the open calls' and its method
-        call(callRows, NULL_LONG, exitSeq, parent, depth, calls, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method),
+        call(NULL_LONG, exitSeq, parent, depth, calls, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method),
                 parentStack, NULL_LONG, time, NULL_LONG, bci, NULL_LONG);
     }
 
@@ -188,8 +192,11 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
      * only how far {@code depth} lies below the path's depth (0 unless exits without entry shifted
      * the thread's depths).
      */
-    private void call(TableWriter out, long entrySeq, long exitSeq, long parent, int depth, int pathDepth, long method, long stack,
+    private void call(long entrySeq, long exitSeq, long parent, int depth, int pathDepth, long method, long stack,
             long parentStack, long entry, long exit, long self, int bci, long entryFragment) throws IOException {
+        boolean ended = exitSeq != NULL_LONG;
+        long duration = ended && exit != NULL_LONG && entry != NULL_LONG ? exit - entry : NULL_LONG;
+        TableWriter out = duration != NULL_LONG && duration >= TraceTables.LONG_CALL_NS ? longCallRows : callRows;
         int r = out.next();
         long[][] l = out.longs;
         l[C_THREAD][r] = key;
@@ -202,9 +209,9 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         out.ints[C_DEPTH_SHIFT][r] = depth - pathDepth;
         l[C_STACK][r] = stack;
         l[C_ENTRY_NS][r] = entry;
-        boolean ended = exitSeq != NULL_LONG;
-        l[C_EXIT_NS][r] = ended ? exit : NULL_LONG;
-        stacks.add(stack, parentStack, method, pathDepth, ended && exit != NULL_LONG && entry != NULL_LONG ? exit - entry : NULL_LONG, self);
+        l[C_DURATION][r] = duration;
+        l[C_LONE_EXIT_NS][r] = ended && duration == NULL_LONG ? exit : NULL_LONG;
+        stacks.add(stack, parentStack, method, pathDepth, duration, self);
         l[C_SELF][r] = self;
         out.ints[C_BCI][r] = ended ? bci : NULL_INT;
         l[C_ENTRY_FRAGMENT][r] = entryFragment;
@@ -259,8 +266,9 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     }
 
     /** The trace ended: the calls and holds still open are written without their end. */
-    void finish(TableWriter callRows, TableWriter lockRows) throws IOException {
+    void finish(TableWriter callRows, TableWriter longCallRows, TableWriter lockRows) throws IOException {
         this.callRows = callRows;
+        this.longCallRows = longCallRows;
         this.lockRows = lockRows;
         model.finish();
     }
