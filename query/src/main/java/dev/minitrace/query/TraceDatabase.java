@@ -63,8 +63,8 @@ public final class TraceDatabase implements AutoCloseable {
 
     /**
      * Refuses an export of an earlier layout of the tables, whose {@code calls} files hold the
-     * derived columns and no {@code call_span}, and which has no {@code stacks}: the views would
-     * fail on it with a binder's error naming a column, not the cause.
+     * derived columns (the method, the depth) and no {@code depth_shift}, or which has no
+     * {@code stacks}: the views would fail on it with a binder's error naming a column, not the cause.
      */
     private static void checkLayout(Statement s, Path folder) throws SQLException {
         String again = "an export of an earlier layout of the tables; export the recording again with this version's mt export";
@@ -76,10 +76,10 @@ public final class TraceDatabase implements AutoCloseable {
             throw new SQLException(again + " (it has no stacks table)");
         }
         String glob = calls.toAbsolutePath() + "/*/*.parquet";
-        try (ResultSet rs = s.executeQuery("SELECT count(DISTINCT file_name) FILTER (WHERE name = 'call_span'), count(DISTINCT file_name)"
+        try (ResultSet rs = s.executeQuery("SELECT count(DISTINCT file_name) FILTER (WHERE name = 'depth_shift'), count(DISTINCT file_name)"
                 + " FROM parquet_schema(" + literal(glob) + ")")) {
             if (rs.next() && rs.getLong(1) < rs.getLong(2)) {
-                throw new SQLException(again + " (" + (rs.getLong(2) - rs.getLong(1)) + " of its calls files have no call_span)");
+                throw new SQLException(again + " (" + (rs.getLong(2) - rs.getLong(1)) + " of its calls files have no depth_shift)");
             }
         }
     }

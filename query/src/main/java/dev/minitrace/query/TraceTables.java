@@ -8,6 +8,7 @@ import static dev.minitrace.query.parquet.TableSchema.derived;
 import static dev.minitrace.query.parquet.TableSchema.hidden;
 import static dev.minitrace.query.parquet.TableSchema.optional;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.DELTA;
+import static dev.minitrace.query.parquet.TableSchema.Encoding.DICTIONARY;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.PLAIN;
 import static dev.minitrace.query.parquet.TableSchema.Encoding.REPEATS;
 import static dev.minitrace.query.parquet.TableSchema.required;
@@ -29,9 +30,10 @@ public final class TraceTables {
 
     /**
      * A call's entry seq: {@code exit_seq - call_span}, or, for a call without exit,
-     * {@code open_call_seq}; null for a call without entry.
+     * {@code open_call_seq}; null for a call without entry. The steps are stored as INT32, which
+     * compresses to half of INT64's size; a step too large for it is in its {@code _far} column.
      */
-    private static final String CALL_SEQ = "coalesce(exit_seq - call_span, open_call_seq)";
+    private static final String CALL_SEQ = "coalesce(exit_seq - coalesce(call_span, call_span_far), open_call_seq)";
 
     /** A class id from an object id (the class id is its high 32 bits; null for null). */
     private static final String CLASS_OF_OBJECT = "object_id >> 32";
@@ -55,20 +57,34 @@ public final class TraceTables {
             optional("array_index", INT),
             optional("array_length", INT)));
 
-    /** One row per call: a method's entry and its exit. */
+    /**
+     * The alias of the {@code calls} files in the {@code calls} view, which joins each call to its
+     * path's row of {@code stacks} ({@link #PATH}) by {@code stack_id}.
+     */
+    public static final String CALL = "c";
+    /** The alias of the {@code stacks} files in the {@code calls} view. */
+    public static final String PATH = "p";
+
+    /**
+     * One row per call: a method's entry and its exit. The method, the caller's path and the depth
+     * are the path's ({@link #STACKS}, one row per {@code stack_id}), which the view joins.
+     */
     public static final TableSchema CALLS = new TableSchema("calls", List.of(
             required("thread", LONG),
             derived("call_seq", LONG, CALL_SEQ),
             optional("exit_seq", LONG, DELTA),
-            derived("parent_seq", LONG, "coalesce(" + CALL_SEQ + ", exit_seq) - parent_gap"),
-            required("depth", INT),
-            required("method_id", LONG),
+            derived("parent_seq", LONG, "coalesce(" + CALL_SEQ + ", exit_seq) - coalesce(parent_gap, parent_gap_far)"),
+            // the path's depth, shifted below 0 in a thread after exits without entry (docs/query.md)
+            derived("depth", INT, PATH + ".depth + depth_shift"),
+            derived("method_id", LONG, PATH + ".method_id"),
             required("stack_id", LONG, REPEATS),
-            optional("parent_stack_id", LONG, REPEATS),
+            derived("parent_stack_id", LONG, PATH + ".parent_stack_id"),
             optional("entry_ns", LONG),
-            // in the order calls end: growing within a thread
-            optional("exit_ns", LONG, DELTA),
-            derived("duration_ns", LONG, "exit_ns - entry_ns"),
+            derived("exit_ns", LONG, "coalesce(entry_ns + duration_ns, lone_exit_ns)"),
+            // stored, with a min and max per page and row group: the calls of at least
+            // LONG_CALL_NS lie in a file of their own, whose row groups alone a filter on a longer
+            // duration reads (docs/query.md, "Files")
+            optional("duration_ns", LONG),
             optional("self_ns", LONG),
             optional("exit_bci", INT, REPEATS),
             // the .mtlog marks an exit by exception with bytecode index 0 (docs/mtlog-format.md)
@@ -77,21 +93,33 @@ public final class TraceTables {
             optional("exit_fragment", LONG),
             // Rows come as calls end, so their entries' and callers' seq jump back and forth; these
             // small steps from the exit, delta-packed, stand for them (docs/query.md, "Files")
-            hidden("call_span", LONG, REPEATS),
+            hidden("call_span", INT, REPEATS),
+            hidden("call_span_far", LONG, DELTA),
             hidden("open_call_seq", LONG, DELTA),
-            hidden("parent_gap", LONG, REPEATS)));
+            hidden("parent_gap", INT, REPEATS),
+            hidden("parent_gap_far", LONG, DELTA),
+            hidden("depth_shift", INT, DICTIONARY),
+            // the exit's time of a call whose duration is unknown (no entry, or no entry time)
+            hidden("lone_exit_ns", LONG, DELTA)));
 
     /**
-     * The calls summed per call path: written by the export as its calls end, in parts (a path may
-     * have several rows, which add up).
+     * The calls that lasted this long or longer are written to a file of {@code calls} of their own
+     * ({@code part-1}): a question about calls longer than that (slow calls) reads its row groups
+     * only, the others' statistics saying that their calls are all shorter.
      */
+    public static final long LONG_CALL_NS = 100_000;
+
+    /** The calls summed per call path: one row per path, which the export writes at its end. */
     public static final TableSchema STACKS = new TableSchema("stacks", List.of(
-            required("stack_id", LONG, PLAIN),
+            // written in the order of the ids: steps of about 2^64 / paths, delta-packed
+            required("stack_id", LONG, DELTA),
             optional("parent_stack_id", LONG, PLAIN),
             required("method_id", LONG),
+            required("depth", INT),
             required("calls", LONG),
             optional("total_ns", LONG),
-            optional("self_ns", LONG)));
+            optional("self_ns", LONG),
+            optional("max_ns", LONG)));
 
     /** One row per monitor hold: an acquire and its release. */
     public static final TableSchema LOCKS = new TableSchema("locks", List.of(

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An export of the earlier layout of the tables (no {@code stacks}; {@code calls} files with
- * {@code call_seq} and no {@code call_span}) is refused at open with one line that says to export
+ * {@code method_id} and no {@code depth_shift}) is refused at open with one line that says to export
  * again, not left to fail in a view with a binder's error.
  */
 class TraceDatabaseTest {
@@ -58,16 +58,16 @@ class TraceDatabaseTest {
     }
 
     @Test
-    void refusesCallsFilesWithoutCallSpan() throws Exception {
+    void refusesCallsFilesWithoutDepthShift() throws Exception {
         Path out = export();
         Path old = out.resolve("calls/recording=old/part-0.parquet");
         Files.createDirectories(old.getParent());
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-            s.execute("COPY (SELECT 1::BIGINT AS thread, 5::BIGINT AS call_seq, 9::BIGINT AS exit_seq) TO '" + old + "' (FORMAT parquet)");
+            s.execute("COPY (SELECT 1::BIGINT AS thread, 9::BIGINT AS exit_seq, 4::BIGINT AS call_span, 3::BIGINT AS method_id) TO '" + old + "' (FORMAT parquet)");
         }
         SQLException e = assertThrows(SQLException.class, () -> open(out));
         assertTrue(e.getMessage().startsWith("an export of an earlier layout of the tables;"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("(1 of its calls files have no call_span)"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("(1 of its calls files have no depth_shift)"), e.getMessage());
         assertEquals(1, e.getMessage().lines().count());
     }
 

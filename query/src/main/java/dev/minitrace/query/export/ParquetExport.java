@@ -30,6 +30,9 @@ public final class ParquetExport implements TraceWriter {
     static final int ROW_GROUP_ROWS = 1 << 20;
     /** ... and this many buffered bytes, so the large tables' four files hold at most about 4 x 16 MB. */
     static final long ROW_GROUP_BYTES = 16L << 20;
+    /** Row groups of the file of long calls: few calls, small row groups and pages. */
+    static final int LONG_CALL_ROWS = 1 << 16;
+    static final long LONG_CALL_BYTES = 2L << 20;
 
     private final Path out;
     private final RecordingFacts facts;
@@ -37,6 +40,8 @@ public final class ParquetExport implements TraceWriter {
     private final Path staging;
     private final RecordFamilies records;
     private final TableWriter calls;
+    /** The calls of {@link TraceTables#LONG_CALL_NS} or longer: part-1 of {@code calls}. */
+    private final TableWriter longCalls;
     private final TableWriter locks;
     private final TableWriter stackRows;
     private final StackTotals stacks;
@@ -59,14 +64,17 @@ public final class ParquetExport implements TraceWriter {
         Files.createDirectories(this.out);
         this.staging = Files.createTempDirectory(this.out, ".export-");
         TableWriter c = null;
+        TableWriter lc = null;
         TableWriter l = null;
         try {
             this.records = new RecordFamilies(folder(TraceTables.RECORDS), metadata(TraceTables.RECORDS));
             c = open(ThreadTrace.CALLS);
+            lc = new TableWriter(ThreadTrace.CALLS, folder(ThreadTrace.CALLS), 1, 1, LONG_CALL_ROWS, LONG_CALL_BYTES,
+                    metadata(ThreadTrace.CALLS)).background("minitrace-export-long-calls");
             l = open(ThreadTrace.LOCKS);
             this.stackRows = open(StackTotals.STACKS);
         } catch (IOException | RuntimeException e) {
-            for (TableWriter w : new TableWriter[] {c, l}) {
+            for (TableWriter w : new TableWriter[] {c, lc, l}) {
                 if (w != null) {
                     w.abandon();
                 }
@@ -75,6 +83,7 @@ public final class ParquetExport implements TraceWriter {
             throw e;
         }
         this.calls = c;
+        this.longCalls = lc;
         this.locks = l;
         // its runs are scratch files in staging, which close() deletes in any case
         this.stacks = new StackTotals(stackRows, staging);
@@ -101,7 +110,7 @@ public final class ParquetExport implements TraceWriter {
 
     /** The rows of {@code records} (its view's: every record), {@code calls} and {@code locks}. */
     public long[] rows() {
-        return new long[] {recordCount, calls.rows(), locks.rows()};
+        return new long[] {recordCount, calls.rows() + longCalls.rows(), locks.rows()};
     }
 
     @Override
@@ -114,7 +123,12 @@ public final class ParquetExport implements TraceWriter {
         // The row groups of records' families, calls, locks and stacks, their page and dictionary
         // buffers, the slices; the large pages of the calls' REPEATS columns; the paths' sums.
         return RecordFamilies.heapBytes() + 3 * ROW_GROUP_BYTES + (16L << 20) + TableWriter.repeatBytes(ThreadTrace.CALLS)
-                + StackTotals.HEAP_BYTES;
+                + StackTotals.HEAP_BYTES + longCallBytes();
+    }
+
+    /** The file of long calls: its row group, and its large pages, which its row groups bound. */
+    private static long longCallBytes() {
+        return LONG_CALL_BYTES + (long) LONG_CALL_ROWS * 8 * ThreadTrace.CALLS.columns().size();
     }
 
     @Override
@@ -122,7 +136,7 @@ public final class ParquetExport implements TraceWriter {
         ThreadTrace t = trace(threadKey);
         recordCount += to - from;
         for (int i = from; i < to; i++) {
-            t.add(type[i], time[i], value[i], aux[i], records, calls, locks);
+            t.add(type[i], time[i], value[i], aux[i], records, calls, longCalls, locks);
         }
         if (to > from && time[to - 1] != NULL_LONG && (endNanos == NULL_LONG || time[to - 1] > endNanos)) {
             endNanos = time[to - 1];
@@ -163,15 +177,16 @@ public final class ParquetExport implements TraceWriter {
     @Override
     public void finish(MtlogInfo tables) throws IOException {
         for (ThreadTrace t : threads) {
-            t.finish(calls, locks);
+            t.finish(calls, longCalls, locks);
         }
         stacks.finish();
         records.close();
         calls.close();
+        longCalls.close();
         locks.close();
         stackRows.close();
         Dimensions.write(staging, tables, gcPoints, Map.of("minitrace.recording", id));
-        Dimensions.recording(staging, facts, endNanos, recordCount, calls.rows(), locks.rows(), tables.threads().size(),
+        Dimensions.recording(staging, facts, endNanos, recordCount, calls.rows() + longCalls.rows(), locks.rows(), tables.threads().size(),
                 Map.of("minitrace.recording", id));
         publish();
         finished = true;
@@ -201,6 +216,7 @@ public final class ParquetExport implements TraceWriter {
         if (!finished) {
             records.abandon();
             calls.abandon();
+            longCalls.abandon();
             locks.abandon();
             stackRows.abandon();
         }

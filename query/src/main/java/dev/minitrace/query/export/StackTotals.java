@@ -16,23 +16,27 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code stacks} table: the calls summed per call path ({@code stack_id}, with its caller's path
- * and its method), one row per path, so that a question about call paths (the call tree) reads a
- * row per path and not a row per call, and need not sum again. The sums are kept in a table of
+ * The {@code stacks} table: the calls summed per call path ({@code stack_id}, with its caller's path,
+ * its method and its depth), one row per path, so that a question about call paths or methods (the
+ * call tree, the top methods) reads a row per path and not a row per call, and need not sum again.
+ * It is also where the {@code calls} view finds each call's method, caller's path and depth, which
+ * the calls files leave out (docs/query.md, "Stored and derived columns"). The sums are kept in a table of
  * bounded size, open addressing over primitives; whenever it fills, its paths are sorted and
  * written to a scratch file (a run), and at the end the runs and the table are merged in the
  * paths' order, the sums of a path that several runs hold added up into its one row. A real
  * program's trace has a few million paths, most of them rare: the heap stays bounded and the
- * scratch files hold 48 bytes per path and run.
+ * scratch files hold 64 bytes per path and run.
  */
 final class StackTotals {
     static final TableSchema STACKS = TraceTables.STACKS.stored();
     private static final int STACK = STACKS.index("stack_id");
     private static final int PARENT = STACKS.index("parent_stack_id");
     private static final int METHOD = STACKS.index("method_id");
+    private static final int DEPTH = STACKS.index("depth");
     private static final int CALLS = STACKS.index("calls");
     private static final int TOTAL = STACKS.index("total_ns");
     private static final int SELF = STACKS.index("self_ns");
+    private static final int MAX = STACKS.index("max_ns");
 
     /** Slots of the table: a power of two. */
     static final int SLOTS = 1 << 18;
@@ -45,15 +49,18 @@ final class StackTotals {
      * A slot's longs, side by side in {@link #slots}: one call's look-up and sums touch one or two
      * cache lines, not one per array (the table is larger than the caches, and every call ends in it).
      */
-    private static final int WIDTH = 6;
+    private static final int WIDTH = 8;
     private static final int F_STACK = 0;
     private static final int F_PARENT = 1;
     private static final int F_METHOD = 2;
+    private static final int F_DEPTH = 3;
     /** Calls of the slot's path; 0 is an empty slot. */
-    private static final int F_CALLS = 3;
+    private static final int F_CALLS = 4;
     /** Sums of the known durations and self times; NULL_LONG while none is known. */
-    private static final int F_TOTAL = 4;
-    private static final int F_SELF = 5;
+    private static final int F_TOTAL = 5;
+    private static final int F_SELF = 6;
+    /** The longest known duration; NULL_LONG while none is known. */
+    private static final int F_MAX = 7;
     /** Slots of the small table in front of the large one: a power of two, within a core's caches. */
     static final int FRONT = 1 << 14;
     /** The heap the tables hold: their slots, the large one's order when sorted, and the run buffer. */
@@ -85,33 +92,39 @@ final class StackTotals {
      * calls repeat the same few paths in a loop, and the large table, a cache miss per look-up, gets a
      * path's sums only when another path takes its place there (most calls of an export end here).
      */
-    void add(long stackId, long parentStack, long methodId, long duration, long selfNs) throws IOException {
+    void add(long stackId, long parentStack, long methodId, int depth, long duration, long selfNs) throws IOException {
         long[] t = front;
         int at = ((int) (stackId >>> 32) & (FRONT - 1)) * WIDTH;
-        if (t[at + F_CALLS] != 0 && (t[at + F_STACK] != stackId || t[at + F_PARENT] != parentStack || t[at + F_METHOD] != methodId)) {
+        if (t[at + F_CALLS] != 0 && (t[at + F_STACK] != stackId || t[at + F_PARENT] != parentStack || t[at + F_METHOD] != methodId
+                || t[at + F_DEPTH] != depth)) {
             evict(at);
         }
         if (t[at + F_CALLS] == 0) {
             t[at + F_STACK] = stackId;
             t[at + F_PARENT] = parentStack;
             t[at + F_METHOD] = methodId;
+            t[at + F_DEPTH] = depth;
             t[at + F_TOTAL] = NULL_LONG;
             t[at + F_SELF] = NULL_LONG;
+            t[at + F_MAX] = NULL_LONG;
         }
         t[at + F_CALLS]++;
         t[at + F_TOTAL] = plus(t[at + F_TOTAL], duration);
         t[at + F_SELF] = plus(t[at + F_SELF], selfNs);
+        t[at + F_MAX] = max(t[at + F_MAX], duration);
     }
 
     /** Moves the sums of the small table's slot at {@code at} into the large table. */
     private void evict(int at) throws IOException {
         long[] f = front;
-        sum(f[at + F_STACK], f[at + F_PARENT], f[at + F_METHOD], f[at + F_CALLS], f[at + F_TOTAL], f[at + F_SELF]);
+        sum(f[at + F_STACK], f[at + F_PARENT], f[at + F_METHOD], f[at + F_DEPTH], f[at + F_CALLS], f[at + F_TOTAL], f[at + F_SELF],
+                f[at + F_MAX]);
         f[at + F_CALLS] = 0;
     }
 
     /** Adds {@code calls} calls along a path and the sums of their times (NULL_LONG: none known) to the large table. */
-    private void sum(long stackId, long parentStack, long methodId, long calls, long total, long selfNs) throws IOException {
+    private void sum(long stackId, long parentStack, long methodId, long depth, long calls, long total, long selfNs, long longest)
+            throws IOException {
         long[] t = slots;
         int mask = SLOTS - 1;
         int h = (int) (stackId ^ (stackId >>> 32)) & mask;
@@ -119,10 +132,11 @@ final class StackTotals {
         while ((occupied[h >>> 6] & (1L << h)) != 0) {
             if (keys[h] == stackId) {
                 int at = h * WIDTH;
-                if (t[at + F_PARENT] == parentStack && t[at + F_METHOD] == methodId) {
+                if (t[at + F_PARENT] == parentStack && t[at + F_METHOD] == methodId && t[at + F_DEPTH] == depth) {
                     t[at + F_CALLS] += calls;
                     t[at + F_TOTAL] = plus(t[at + F_TOTAL], total);
                     t[at + F_SELF] = plus(t[at + F_SELF], selfNs);
+                    t[at + F_MAX] = max(t[at + F_MAX], longest);
                     return;
                 }
             }
@@ -130,7 +144,7 @@ final class StackTotals {
         }
         if (size == FULL) {
             spill();
-            sum(stackId, parentStack, methodId, calls, total, selfNs);
+            sum(stackId, parentStack, methodId, depth, calls, total, selfNs, longest);
             return;
         }
         size++;
@@ -140,14 +154,21 @@ final class StackTotals {
         t[at + F_STACK] = stackId;
         t[at + F_PARENT] = parentStack;
         t[at + F_METHOD] = methodId;
+        t[at + F_DEPTH] = depth;
         t[at + F_CALLS] = calls;
         t[at + F_TOTAL] = total;
         t[at + F_SELF] = selfNs;
+        t[at + F_MAX] = longest;
     }
 
     /** A sum of known values: null while neither is known. */
     private static long plus(long sum, long value) {
         return value == NULL_LONG ? sum : sum == NULL_LONG ? value : sum + value;
+    }
+
+    /** The larger of two known values: null while neither is known. */
+    private static long max(long longest, long value) {
+        return value == NULL_LONG ? longest : longest == NULL_LONG ? value : Math.max(longest, value);
     }
 
     /**
@@ -251,32 +272,40 @@ final class StackTotals {
             long s = 0;
             long p = 0;
             long m = 0;
+            long d = 0;
             long c = 0;
             long t = NULL_LONG;
             long f = NULL_LONG;
+            long x = NULL_LONG;
             while (n > 0) {
                 Source top = heap[0];
-                if (c != 0 && (top.stack != s || top.parent != p || top.method != m)) {
-                    row(s, p, m, c, t, f);
+                if (c != 0 && (top.stack != s || top.parent != p || top.method != m || top.depth != d)) {
+                    if (top.stack == s) {
+                        throw collision(s);
+                    }
+                    row(s, p, m, d, c, t, f, x);
                     c = 0;
                 }
                 if (c == 0) {
                     s = top.stack;
                     p = top.parent;
                     m = top.method;
+                    d = top.depth;
                     t = NULL_LONG;
                     f = NULL_LONG;
+                    x = NULL_LONG;
                 }
                 c += top.calls;
                 t = plus(t, top.total);
                 f = plus(f, top.self);
+                x = max(x, top.longest);
                 if (!top.advance()) {
                     heap[0] = heap[--n];
                 }
                 down(heap, 0, n);
             }
             if (c != 0) {
-                row(s, p, m, c, t, f);
+                row(s, p, m, d, c, t, f, x);
             }
         } finally {
             for (Source src : sources) {
@@ -289,15 +318,27 @@ final class StackTotals {
         }
     }
 
-    private void row(long s, long p, long m, long c, long t, long f) throws IOException {
+    /**
+     * Two different call paths (caller's path, method or depth) with the same 64-bit stack id: the
+     * {@code calls} view would join each of their calls to both paths' rows. Astronomically rare (a
+     * few million paths among 2^64 ids), and refused rather than answered wrongly.
+     */
+    private static IOException collision(long stack) {
+        return new IOException(String.format("two different call paths have the same stack id %d: this trace cannot be exported to"
+                + " the tables (their calls would be told apart by nothing)", stack));
+    }
+
+    private void row(long s, long p, long m, long d, long c, long t, long f, long x) throws IOException {
         int r = out.next();
         long[][] l = out.longs;
         l[STACK][r] = s;
         l[PARENT][r] = p;
         l[METHOD][r] = m;
+        out.ints[DEPTH][r] = (int) d;
         l[CALLS][r] = c;
         l[TOTAL][r] = t;
         l[SELF][r] = f;
+        l[MAX][r] = x;
     }
 
     /** The paths in order from one run or the table: the current one's key and sums. */
@@ -305,9 +346,11 @@ final class StackTotals {
         long stack;
         long parent;
         long method;
+        long depth;
         long calls;
         long total;
         long self;
+        long longest;
 
         /** Moves to the next path; false at the end. */
         abstract boolean advance() throws IOException;
@@ -329,9 +372,11 @@ final class StackTotals {
             stack = t[at + F_STACK];
             parent = t[at + F_PARENT];
             method = t[at + F_METHOD];
+            depth = t[at + F_DEPTH];
             calls = t[at + F_CALLS];
             total = t[at + F_TOTAL];
             self = t[at + F_SELF];
+            longest = t[at + F_MAX];
             return true;
         }
     }
@@ -360,9 +405,11 @@ final class StackTotals {
             stack = b.getLong();
             parent = b.getLong();
             method = b.getLong();
+            depth = b.getLong();
             calls = b.getLong();
             total = b.getLong();
             self = b.getLong();
+            longest = b.getLong();
             return true;
         }
 
@@ -394,11 +441,11 @@ final class StackTotals {
     }
 
     private static boolean before(Source a, Source b) {
-        return compare(a.stack, a.parent, a.method, b.stack, b.parent, b.method) < 0;
+        return compare(a.stack, a.parent, a.method, a.depth, b.stack, b.parent, b.method, b.depth) < 0;
     }
 
-    /** The paths' order: the stack id's high bits unsigned, then stack id, caller's path and method. */
-    private static int compare(long s1, long p1, long m1, long s2, long p2, long m2) {
+    /** The paths' order: the stack id's high bits unsigned, then stack id, caller's path, method and depth. */
+    private static int compare(long s1, long p1, long m1, long d1, long s2, long p2, long m2, long d2) {
         int c = Long.compareUnsigned(s1 >>> SLOT_BITS, s2 >>> SLOT_BITS);
         if (c == 0) {
             c = Long.compare(s1, s2);
@@ -406,12 +453,16 @@ final class StackTotals {
         if (c == 0) {
             c = Long.compare(p1, p2);
         }
-        return c != 0 ? c : Long.compare(m1, m2);
+        if (c == 0) {
+            c = Long.compare(m1, m2);
+        }
+        return c != 0 ? c : Long.compare(d1, d2);
     }
 
     private int compareSlots(int a, int b) {
         int x = a * WIDTH;
         int y = b * WIDTH;
-        return compare(slots[x + F_STACK], slots[x + F_PARENT], slots[x + F_METHOD], slots[y + F_STACK], slots[y + F_PARENT], slots[y + F_METHOD]);
+        return compare(slots[x + F_STACK], slots[x + F_PARENT], slots[x + F_METHOD], slots[x + F_DEPTH], slots[y + F_STACK],
+                slots[y + F_PARENT], slots[y + F_METHOD], slots[y + F_DEPTH]);
     }
 }

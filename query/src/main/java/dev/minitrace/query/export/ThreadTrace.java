@@ -40,14 +40,15 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     private static final int C_THREAD = CALLS.index("thread");
     private static final int C_EXIT = CALLS.index("exit_seq");
     private static final int C_SPAN = CALLS.index("call_span");
+    private static final int C_SPAN_FAR = CALLS.index("call_span_far");
     private static final int C_OPEN_SEQ = CALLS.index("open_call_seq");
     private static final int C_PARENT_GAP = CALLS.index("parent_gap");
-    private static final int C_DEPTH = CALLS.index("depth");
-    private static final int C_METHOD = CALLS.index("method_id");
+    private static final int C_PARENT_GAP_FAR = CALLS.index("parent_gap_far");
+    private static final int C_DEPTH_SHIFT = CALLS.index("depth_shift");
     private static final int C_STACK = CALLS.index("stack_id");
-    private static final int C_PARENT_STACK = CALLS.index("parent_stack_id");
     private static final int C_ENTRY_NS = CALLS.index("entry_ns");
-    private static final int C_EXIT_NS = CALLS.index("exit_ns");
+    private static final int C_DURATION = CALLS.index("duration_ns");
+    private static final int C_LONE_EXIT_NS = CALLS.index("lone_exit_ns");
     private static final int C_SELF = CALLS.index("self_ns");
     private static final int C_BCI = CALLS.index("exit_bci");
     private static final int C_ENTRY_FRAGMENT = CALLS.index("entry_fragment");
@@ -83,6 +84,8 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     /** The fragment of each open call's entry, by frame. */
     private long[] callFragment = new long[16];
     private TableWriter callRows;
+    /** The calls of {@link TraceTables#LONG_CALL_NS} or longer. */
+    private TableWriter longCallRows;
     private TableWriter lockRows;
     private final StackTotals stacks;
 
@@ -97,9 +100,10 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
      * ns since the epoch or null. A method entry or exit is no row of {@code records}: its call's
      * row holds it ({@link dev.minitrace.query.TableViews}).
      */
-    void add(byte type, long time, long value, int aux, RecordFamilies families, TableWriter callRows, TableWriter lockRows)
-            throws IOException {
+    void add(byte type, long time, long value, int aux, RecordFamilies families, TableWriter callRows, TableWriter longCallRows,
+            TableWriter lockRows) throws IOException {
         this.callRows = callRows;
+        this.longCallRows = longCallRows;
         this.lockRows = lockRows;
         model.record(type, value, aux, time);
         if (type == MtlogFormat.METHOD_ENTRY || type == MtlogFormat.METHOD_EXIT) {
@@ -166,7 +170,8 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
 
     @Override
     public void exit(int frame, int end, long exitSeq, int bci, long time, long duration, long self) throws IOException {
-        call(callRows, model.callSeq(frame), exitSeq, frame > 0 ? model.callSeq(frame - 1) : NULL_LONG, model.depth(frame),
+        // the path of open call `frame` is frame + 1 calls long
+        call(model.callSeq(frame), exitSeq, frame > 0 ? model.callSeq(frame - 1) : NULL_LONG, model.depth(frame), frame,
                 model.method(frame), callStack[frame], frame > 0 ? callStack[frame - 1] : NULL_LONG, model.entryTime(frame), time,
                 self, bci, callFragment[frame]);
     }
@@ -176,33 +181,48 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
         int calls = model.calls();
         long parent = calls > 0 ? model.callSeq(calls - 1) : NULL_LONG;
         long parentStack = calls > 0 ? callStack[calls - 1] : NULL_LONG;
-        call(callRows, NULL_LONG, exitSeq, parent, depth, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method),
+        // its path is the open calls' and its method
+        call(NULL_LONG, exitSeq, parent, depth, calls, method, stack(parentStack == NULL_LONG ? 0 : parentStack, method),
                 parentStack, NULL_LONG, time, NULL_LONG, bci, NULL_LONG);
     }
 
-    private void call(TableWriter out, long entrySeq, long exitSeq, long parent, int depth, long method, long stack,
+    /**
+     * A row of {@code calls}, and the call summed in its path's row of {@code stacks}: the method,
+     * caller's path and {@code pathDepth} (the path's length less one) are the path's, the row keeps
+     * only how far {@code depth} lies below the path's depth (0 unless exits without entry shifted
+     * the thread's depths).
+     */
+    private void call(long entrySeq, long exitSeq, long parent, int depth, int pathDepth, long method, long stack,
             long parentStack, long entry, long exit, long self, int bci, long entryFragment) throws IOException {
+        boolean ended = exitSeq != NULL_LONG;
+        long duration = ended && exit != NULL_LONG && entry != NULL_LONG ? exit - entry : NULL_LONG;
+        TableWriter out = duration != NULL_LONG && duration >= TraceTables.LONG_CALL_NS ? longCallRows : callRows;
         int r = out.next();
         long[][] l = out.longs;
         l[C_THREAD][r] = key;
         // call_seq and parent_seq as the view derives them (TraceTables.CALLS)
         boolean entered = entrySeq != NULL_LONG;
         l[C_EXIT][r] = exitSeq;
-        l[C_SPAN][r] = entered && exitSeq != NULL_LONG ? exitSeq - entrySeq : NULL_LONG;
+        step(out, r, C_SPAN, C_SPAN_FAR, entered && exitSeq != NULL_LONG ? exitSeq - entrySeq : NULL_LONG);
         l[C_OPEN_SEQ][r] = exitSeq == NULL_LONG ? entrySeq : NULL_LONG;
-        l[C_PARENT_GAP][r] = parent == NULL_LONG ? NULL_LONG : (entered ? entrySeq : exitSeq) - parent;
-        out.ints[C_DEPTH][r] = depth;
-        l[C_METHOD][r] = method;
+        step(out, r, C_PARENT_GAP, C_PARENT_GAP_FAR, parent == NULL_LONG ? NULL_LONG : (entered ? entrySeq : exitSeq) - parent);
+        out.ints[C_DEPTH_SHIFT][r] = depth - pathDepth;
         l[C_STACK][r] = stack;
-        l[C_PARENT_STACK][r] = parentStack;
         l[C_ENTRY_NS][r] = entry;
-        boolean ended = exitSeq != NULL_LONG;
-        l[C_EXIT_NS][r] = ended ? exit : NULL_LONG;
-        stacks.add(stack, parentStack, method, ended && exit != NULL_LONG && entry != NULL_LONG ? exit - entry : NULL_LONG, self);
+        l[C_DURATION][r] = duration;
+        l[C_LONE_EXIT_NS][r] = ended && duration == NULL_LONG ? exit : NULL_LONG;
+        stacks.add(stack, parentStack, method, pathDepth, duration, self);
         l[C_SELF][r] = self;
         out.ints[C_BCI][r] = ended ? bci : NULL_INT;
         l[C_ENTRY_FRAGMENT][r] = entryFragment;
         l[C_EXIT_FRAGMENT][r] = ended ? fragment : NULL_LONG;
+    }
+
+    /** A step between two seqs of row {@code r} (NULL_LONG: none), in INT32 column {@code near} if it fits, else in {@code far}. */
+    private static void step(TableWriter out, int r, int near, int far, long step) {
+        boolean fits = step != NULL_LONG && step > NULL_INT && step <= Integer.MAX_VALUE;
+        out.ints[near][r] = fits ? (int) step : NULL_INT;
+        out.longs[far][r] = fits ? NULL_LONG : step;
     }
 
     /**
@@ -246,8 +266,9 @@ final class ThreadTrace implements CallModel.Listener<IOException> {
     }
 
     /** The trace ended: the calls and holds still open are written without their end. */
-    void finish(TableWriter callRows, TableWriter lockRows) throws IOException {
+    void finish(TableWriter callRows, TableWriter longCallRows, TableWriter lockRows) throws IOException {
         this.callRows = callRows;
+        this.longCallRows = longCallRows;
         this.lockRows = lockRows;
         model.finish();
     }

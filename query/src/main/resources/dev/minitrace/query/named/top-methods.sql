@@ -1,10 +1,10 @@
 -- The methods where the time went: calls, inclusive and self time per method, most self time first
--- (from an .mtlog, which has no times, most calls first). Calls are summed per method id first,
--- then named.
+-- (from an .mtlog, which has no times, most calls first). Summed from the calls per path (stacks:
+-- a path's calls are all of its method), per method id first, then named.
 WITH per_method AS (
-    SELECT recording, method_id, count(*) AS calls, sum(self_ns) AS self_ns, sum(duration_ns) AS total_ns,
-           max(duration_ns) AS max_ns
-    FROM calls
+    SELECT recording, method_id, sum(calls) AS calls, sum(self_ns) AS self_ns, sum(total_ns) AS total_ns,
+           max(max_ns) AS max_ns
+    FROM stacks
     GROUP BY recording, method_id)
 SELECT m.class_name || '::' || m.method_name AS method,
        sum(p.calls) AS calls,

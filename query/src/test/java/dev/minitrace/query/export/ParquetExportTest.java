@@ -121,6 +121,16 @@ class ParquetExportTest {
     }
 
     @Test
+    void longCallsHaveAFileOfTheirOwn() throws Exception {
+        Path calls = out.resolve("calls").resolve("recording=" + id);
+        // run lasted 100 us (TraceTables.LONG_CALL_NS): alone in part-1; the view has every call
+        assertEquals(List.of("100000"), Rows.of(out, "SELECT duration_ns FROM read_parquet('" + calls.resolve("part-1.parquet") + "')"));
+        assertEquals(List.of("7|30000"), Rows.of(out, "SELECT count(*), max(duration_ns) FROM read_parquet('"
+                + calls.resolve("part-0.parquet") + "')"));
+        assertEquals(List.of("8"), Rows.of(out, "SELECT count(*) FROM calls"));
+    }
+
+    @Test
     void callsAlongTheSamePathShareAStack() throws Exception {
         assertEquals(List.of("2|true"), Rows.of(out, "SELECT c.method_id, c.parent_stack_id = p.stack_id FROM calls c "
                 + "JOIN calls p ON p.thread = c.thread AND p.call_seq = c.parent_seq WHERE c.thread = 1"));

@@ -36,7 +36,7 @@ class StackTotalsTest {
                 for (int p = 0; p < paths; p++) {
                     // every fifth path's duration is unknown in round 1; every seventh has no parent
                     long duration = round == 1 && p % 5 == 0 ? NULL_LONG : p + round;
-                    totals.add(stackId(p), p % 7 == 0 ? NULL_LONG : stackId(p / 2), p % 100, duration, 1);
+                    totals.add(stackId(p), p % 7 == 0 ? NULL_LONG : stackId(p / 2), p % 100, p % 13, duration, 1);
                 }
             }
             totals.finish();
@@ -45,7 +45,7 @@ class StackTotalsTest {
             assertEquals(0, left.count(), "scratch runs deleted");
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT stack_id, parent_stack_id, method_id, calls, total_ns, self_ns FROM read_parquet('"
+                ResultSet rs = s.executeQuery("SELECT stack_id, parent_stack_id, method_id, calls, total_ns, self_ns, depth, max_ns FROM read_parquet('"
                         + out.resolve(TableWriter.partFile(0)) + "')")) {
             java.util.HashMap<Long, Integer> byStack = new java.util.HashMap<>();
             for (int p = 0; p < paths; p++) {
@@ -64,8 +64,24 @@ class StackTotalsTest {
                 long total = p + (p % 5 == 0 ? 0 : p + 1) + p + 2;
                 assertEquals(total, rs.getLong(5), "total of path " + p);
                 assertEquals(rounds, rs.getLong(6), "self of path " + p);
+                assertEquals(p % 13, rs.getInt(7), "depth of path " + p);
+                assertEquals(p + 2L, rs.getLong(8), "longest call of path " + p);
             }
             assertEquals(paths, rows);
+        }
+    }
+
+    /** Two paths with one stack id (a hash collision) would join every call of either to both: the export refuses. */
+    @Test
+    void twoPathsOneStackIdIsRefused() throws Exception {
+        Path scratch = Files.createDirectories(dir.resolve("scratch"));
+        Path out = Files.createDirectories(dir.resolve("stacks"));
+        try (TableWriter w = new TableWriter(StackTotals.STACKS, out, 1, 1 << 20, 16L << 20, Map.of())) {
+            StackTotals totals = new StackTotals(w, scratch);
+            totals.add(42, 7, 1, 1, 10, 10);
+            totals.add(42, 8, 1, 1, 10, 10);
+            java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, totals::finish);
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("same stack id 42"), e.getMessage());
         }
     }
 
