@@ -37,7 +37,7 @@ final class ClassIds {
     private static final Known[] KNOWN = new Known[1024];
 
     /** A slot of {@link #KNOWN}: the class, weakly, and its id. */
-    private static final class Known extends WeakReference<Class<?>> {
+    static final class Known extends WeakReference<Class<?>> {
         final Id id;
 
         Known(Class<?> type, Id id) {

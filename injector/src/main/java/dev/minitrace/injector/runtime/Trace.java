@@ -663,7 +663,7 @@ public final class Trace {
      * exists (as it does for this class), so that no hook triggers their loading.
      */
     public static Class<?>[] helperClasses() {
-        return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, GcCounters.class, FieldRegistry.class,
+        return new Class<?>[] {ThreadState.class, TraceBuffer.class, TraceBuffers.class, ClassIds.class, ClassIds.Known.class, ClassIds.Id.class, GcCounters.class, FieldRegistry.class,
             ObjectDeaths.class, ObjectDeaths.Ref.class, ObjectSizes.class,
             TraceClock.class, Records.class, PackedRecords.class, EventRecords.class, TraceSettings.class};
     }
