@@ -1,5 +1,6 @@
 package dev.minitrace.bench;
 
+import dev.minitrace.bench.apps.EcjApp;
 import dev.minitrace.converter.recovery.RecordingRepository;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -96,17 +97,10 @@ public final class RecordingPlace {
 
     /** Removes what the run of {@code stem} left: the file, or the repository with its chunk files. */
     public static void delete(Path stem) throws IOException {
-        if (!Files.exists(stem)) {
-            return;
-        }
-        if (!Files.isDirectory(stem)) {
-            Files.delete(stem);
-            return;
-        }
-        try (Stream<Path> s = Files.walk(stem)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        if (Files.isDirectory(stem)) {
+            EcjApp.deleteTree(stem);
+        } else {
+            Files.deleteIfExists(stem);
         }
     }
 }

@@ -10,8 +10,6 @@ import java.nio.file.Path;
 public final class RecordingOptions {
     /** The recording's name, for {@code jcmd <pid> JFR.dump name=minitrace filename=...}. */
     public static final String NAME = "minitrace";
-    /** The first JDK whose JFR has {@code preserve-repository}. */
-    public static final int PRESERVE_REPOSITORY_SINCE = RecorderOptions.PRESERVE_REPOSITORY_SINCE;
 
     private RecordingOptions() {
     }

@@ -2,6 +2,7 @@ package dev.minitrace.launch;
 
 import dev.minitrace.converter.recovery.RecordingRepository;
 import dev.minitrace.converter.recovery.Recovery;
+import dev.minitrace.wire.RecorderOptions;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -102,7 +103,7 @@ public final class TracedProcess {
      * repository's place among them) to MiniTrace.
      */
     public static boolean canKeepChunks(List<String> javaArgs) {
-        return Runtime.version().feature() >= RecordingOptions.PRESERVE_REPOSITORY_SINCE && !setsRecorderOptions(javaArgs);
+        return Runtime.version().feature() >= RecorderOptions.PRESERVE_REPOSITORY_SINCE && !setsRecorderOptions(javaArgs);
     }
 
     /** What runs. */
